@@ -1,0 +1,1 @@
+"""Earshot audio package."""

@@ -1,0 +1,53 @@
+"""The `earshot` command: no arguments opens the window; subcommands run headless."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from app import __version__
+
+# Subcommand modules under app.commands; each has `register(subparsers)`.
+_COMMAND_MODULES = ("transcribe", "models", "dictate", "control")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="earshot", description="Offline dictation and transcription with Whisper."
+    )
+    parser.add_argument("--version", action="version", version=f"earshot {__version__}")
+    parser.add_argument(
+        "--self-test", action="store_true", help="check the bundled model, Qt and audio; exit 0 if well"
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"app.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"app.commands.{name}":
+                continue  # that command is not part of this build
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if args.self_test:
+        from app.commands.selftest import run_self_test
+
+        return run_self_test()
+    if args.command is None:
+        from app.ui.main import run_gui
+
+        return run_gui(extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

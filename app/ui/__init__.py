@@ -1,0 +1,1 @@
+"""Earshot ui package."""
