@@ -140,7 +140,9 @@ def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Iterator[S
         if frames.errors:
             _log.warning(
                 "%s is damaged: kept the first %.2f s that decoded (%s)",
-                _display_name(os.fspath(path)), n_samples / sample_rate, frames.last_error,
+                _display_name(os.fspath(path)),
+                n_samples / sample_rate,
+                frames.last_error,
             )
 
 
