@@ -60,7 +60,8 @@ def decode_audio(path: str | os.PathLike[str], sample_rate: int = SAMPLE_RATE) -
     """Decode the first audio track of `path` to mono float32.
 
     Returns shape [n_samples], dtype float32, values nominally in [-1, 1], at `sample_rate` Hz.
-    A file that is damaged part way (a truncated mp3) returns the audio before the damage.
+    Damaged parts are skipped with a logged warning; a truncated file (an mp3 cut short)
+    returns the audio before the cut.
     Raises `AudioDecodeError` when the file is missing, a folder, empty, not a media file, has
     no audio track, or holds no decodable audio.
     """
@@ -77,8 +78,8 @@ def iter_audio_chunks(
 
     Every chunk has round(chunk_s * sample_rate) samples except the last, which may be shorter
     (never empty). Only about one chunk is held at a time, so long files stream in bounded
-    memory. Errors are raised as `AudioDecodeError` on the first `next()` (or later, for a
-    file whose damage is found part way and which yielded nothing).
+    memory. Errors are raised as `AudioDecodeError` by `next()`: bad paths and unreadable
+    files on the first call, a track that turns out to hold no audio once that is known.
     """
     chunk_len = round(chunk_s * sample_rate)
     if chunk_len <= 0:
