@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soxr
-from conftest import RATE, SOURCE_CLIP, Encoding, write_audio, write_video
+from media_fixtures import RATE, SOURCE_CLIP, Encoding, write_audio, write_video
 
 from app.audio.file_decoder import (
     AudioDecodeError,
