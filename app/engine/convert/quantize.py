@@ -44,6 +44,7 @@ def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto, precision:
                   out_dir: Path) -> tuple[onnx.ModelProto, onnx.ModelProto]:
     with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
         work = Path(tmp)
-        encoder = _dynamic_int8(encoder, work, "encoder")
+        if precision is not Precision.FP32_INT8_DECODER:
+            encoder = _dynamic_int8(encoder, work, "encoder")
         decoder = _matmul_nbits(decoder, 4 if precision is Precision.INT4 else 8)
     return encoder, decoder
