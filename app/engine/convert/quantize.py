@@ -34,6 +34,8 @@ def _dynamic_int8(model: onnx.ModelProto, work: Path, name: str) -> onnx.ModelPr
 def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
     from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
 
+    logging.getLogger("onnxruntime.quantization.matmul_nbits_quantizer").setLevel(logging.WARNING)
+
     quantizer = MatMulNBitsQuantizer(model, bits=bits, block_size=32, is_symmetric=True, accuracy_level=4)
     quantizer.process()
     result: onnx.ModelProto = quantizer.model.model
