@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.commands.common import USER_PRECISIONS, one_line
+from app.commands.common import one_line
 from app.engine.types import Precision
 
 
