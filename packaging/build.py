@@ -74,12 +74,18 @@ def tree_size(path: Path) -> int:
     return sum(p.lstat().st_size for p in path.rglob("*") if not p.is_dir())
 
 
-def package(bundle: Path, version: str, dist: Path, build: Path) -> list[Path]:
+def finish_bundle(bundle: Path) -> None:
     if sys.platform.startswith("linux"):
-        from build_linux import make_deb, make_tarball, strip_libpython
+        from build_linux import strip_libpython
 
         strip_libpython(bundle)
         shutil.copy2(HERE / "linux" / "copyright", bundle / "COPYRIGHT")
+
+
+def package(bundle: Path, version: str, dist: Path, build: Path) -> list[Path]:
+    if sys.platform.startswith("linux"):
+        from build_linux import make_deb, make_tarball
+
         return [make_tarball(bundle, version, dist), make_deb(bundle, version, dist, build / "deb", APP_ICON)]
     if sys.platform == "win32":
         iscc = shutil.which("iscc") or r"C:\Program Files (x86)\Inno Setup 6\ISCC.exe"
@@ -111,6 +117,7 @@ def main() -> int:
     run_pyinstaller(build, staging, dist)
     timings["pyinstaller_s"] = time.perf_counter() - start - timings["stage_s"]
     bundle = dist / "earshot"
+    finish_bundle(bundle)
     artifacts = [] if args.bundle_only else package(bundle, version, dist, build)
     timings["total_s"] = time.perf_counter() - start
     sizes = {"bundle": tree_size(bundle), **{p.name: p.stat().st_size for p in artifacts}}

@@ -92,6 +92,36 @@ def test_frozen_version_and_transcribe(dist: Path, tmp_path: Path) -> None:
     assert normalize(result.stdout.split("\n", 2)[2]).startswith("please move the meeting to thursday")
 
 
+def test_frozen_app_imports_and_quantizes_a_model(dist: Path, tmp_path: Path, bundled_model_dir: Path) -> None:
+    """int8/int4 conversion runs onnxruntime.quantization inside the bundle (modules PyInstaller
+    cannot see by itself)."""
+    exe = str(dist / "earshot" / "earshot")
+    env = _user_env(tmp_path)
+    steps = [["models", "import", str(bundled_model_dir), "--name", "tiny-copy"],
+             ["transcribe", "--model", "tiny-copy", "--precision", "int8", "--beam-size", "1",
+              str(REPO_ROOT / "tests" / "data" / "espeak_weather.wav")]]
+    for step in steps:
+        result = subprocess.run([exe, *step], env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert "sunny" in result.stdout.lower()
+    assert list(Path(env["EARSHOT_CACHE_DIR"]).glob("converted/tiny-copy-*/int8/complete.json"))
+
+
+def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
+    """The xcb platform plugin and the X libraries the bundle carries, under Xvfb."""
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert xvfb.stdout is not None
+        display = xvfb.stdout.readline().strip()
+        assert display, "Xvfb did not start"
+        output = _self_test([str(dist / "earshot" / "earshot")], _user_env(tmp_path, DISPLAY=f":{display}"))
+        assert "platform xcb" in output
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=30)
+
+
 def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
     with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.gz") as tar:
         tar.extractall(tmp_path / "unpacked", filter="tar")
