@@ -110,6 +110,10 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.pop("EARSHOT_PREBUILT_DIR", None)  # the build converts from the source weights
     dist, build, version = args.dist.resolve(), args.build.resolve(), project_version()
+    if sys.platform.startswith("linux"):
+        from build_linux import preflight
+
+        preflight()
     timings: dict[str, float] = {}
     start = time.perf_counter()
     staging = stage(build, version)

@@ -35,6 +35,20 @@ DESCRIPTION = """Offline dictation and transcription with Whisper
  VTT and JSON. The default model (Whisper tiny.en) is included, ready to use."""
 
 
+def preflight() -> None:
+    """Fail early, with the fix, when the build host lacks what the bundle copies from it."""
+    import ctypes.util
+
+    problems = [f"{tool} (apt-get install {package})" for tool, package in
+                (("dpkg-deb", "dpkg"), ("strip", "binutils"), ("objdump", "binutils")) if shutil.which(tool) is None]
+    for library, package in (("portaudio", "libportaudio2"), ("xcb-icccm", "libxcb-icccm4"),
+                             ("xcb-keysyms", "libxcb-keysyms1"), ("xcb-cursor", "libxcb-cursor0")):
+        if ctypes.util.find_library(library) is None:
+            problems.append(f"lib{library} (apt-get install {package})")
+    if problems:
+        raise SystemExit("the build host lacks: " + ", ".join(problems))
+
+
 def _elf_files(root: Path) -> list[Path]:
     found = []
     for path in root.rglob("*"):
