@@ -1,10 +1,12 @@
 """The default model, converted at build time for the bundle: `<staging>/models/<name>/<precision>/`.
 
 The graphs are the converter's own at the `auto` precision for the CPU, with one storage change:
-fp32 initializers whose values fp16 holds exactly (all of them for tiny.en, whose source weights
-are fp16) are stored as fp16 and widened by a `Cast` that onnxruntime constant-folds into the
-same fp32 tensor when the session loads. The arithmetic is unchanged (`verify_same_results`
-checks that tokens and log-probabilities are identical on real audio); the files are half as large.
+fp32 initializers whose values fp16 holds exactly (for tiny.en, whose source weights are fp16: all
+float weights of the fp32 graphs; in the int8 graphs the token embedding and what stays unquantized)
+are stored as fp16 and widened by a `Cast` that onnxruntime constant-folds into the same fp32
+tensor when the session loads. The arithmetic is unchanged (`verify_same_results` checks that
+tokens and log-probabilities are identical on real audio); the files shrink by a third (int8) to
+a half (fp32).
 """
 
 from __future__ import annotations
@@ -95,5 +97,5 @@ def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
     if not _is_complete(target):
         raise RuntimeError(f"{target} is not a complete model entry")
     size = sum(p.stat().st_size for p in target.iterdir()) / 1e6
-    print(f"model: staged {target} ({size:.1f} MB), same tokens and log-probabilities as the fp32 graphs")
+    print(f"model: staged {target} ({size:.1f} MB): same tokens and log-probabilities as the converter's graphs")
     return target
