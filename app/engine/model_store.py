@@ -23,7 +23,7 @@ from pathlib import Path
 
 import platformdirs
 
-from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
+from app.engine.convert.converter import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.types import Precision
@@ -146,7 +146,8 @@ class ModelStore:
                 f"this installation ships {entry.name} converted for {have} only, without its source "
                 f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
             )
-        target = self.cache_dir / "converted" / f"{entry.name}-{self.content_hash(entry.source)}" / precision.value
+        source_key = f"{entry.name}-{self.content_hash(entry.source)}"
+        target = self.cache_dir / "converted" / source_key / f"{precision.value}-v{CONVERTER_VERSION}"
         if _is_complete(target):
             return target
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
