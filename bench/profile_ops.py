@@ -20,8 +20,8 @@ import onnxruntime as ort
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine.model_store import ModelStore  # noqa: E402
-from app.engine.types import Precision  # noqa: E402
+from app.engine.model_store import ModelStore
+from app.engine.types import Precision
 
 
 def _session(path: Path, threads: int, folder: str) -> ort.InferenceSession:
