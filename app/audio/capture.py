@@ -10,6 +10,7 @@ can act on.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,12 +44,15 @@ class CaptureOptions:
 
     `device` is a name (substring, case-insensitive), an index, or None for the default input.
     `block_s` is the callback block length in seconds; `ring_s` the ring capacity in seconds.
+    `stall_s`: a started stream whose callbacks stop for this long counts as lost (ALSA/PulseAudio
+    do not always end the stream when a device or the sound server goes away).
     """
 
     device: str | int | None = None
     block_s: float = 0.02
     ring_s: float = 20.0
     latency: str = "low"
+    stall_s: float = 3.0
 
 
 def load_sounddevice() -> Any:
@@ -148,6 +152,7 @@ class MicrophoneCapture:
         self._callbacks = 0
         self._stopping = False
         self._started = False
+        self._started_at = 0.0
         self._finished = threading.Event()
         self.error: str | None = None
         self._stream = self._open(block)
@@ -225,6 +230,7 @@ class MicrophoneCapture:
     def start(self) -> None:
         try:
             self._stream.start()
+            self._started_at = time.monotonic()
             self._started = True
         except Exception as exc:
             raise AudioDeviceError(
@@ -242,9 +248,12 @@ class MicrophoneCapture:
         self.ring.close()
 
     def check_alive(self) -> None:
-        """Raise `AudioDeviceError` if the stream died (device lost) without `stop()`."""
-        if self.error is None and self._started and not self._stopping and not self._stream.active:
-            self.error = self._lost_message()
-            self.ring.close()
+        """Raise `AudioDeviceError` if the stream died or stalled (device lost) without `stop()`."""
+        if self.error is None and self._started and not self._stopping:
+            last = self.ring.last_write_time or self._started_at
+            stalled = time.monotonic() - last > self.options.stall_s
+            if stalled or not self._stream.active:
+                self.error = self._lost_message()
+                self.ring.close()
         if self.error is not None:
             raise AudioDeviceError(self.error)

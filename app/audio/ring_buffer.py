@@ -118,6 +118,11 @@ class RingBuffer:
         if upto > self._released:
             self._released = upto
 
+    @property
+    def last_write_time(self) -> float:
+        """`time.monotonic()` of the last successful write (0.0 before the first)."""
+        return float(self._clock[1])
+
     def capture_time(self, index: float) -> float:
         """Estimated `time.monotonic()` at which absolute sample `index` was captured.
 

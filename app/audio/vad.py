@@ -67,9 +67,9 @@ class VadOptions:
     (the hang-over). `speech_pad_s` is kept on both sides of a speech span.
     """
 
-    threshold: float = 0.5
-    min_silence_s: float = 0.4
-    speech_pad_s: float = 0.2
+    threshold: float = 0.35
+    min_silence_s: float = 0.5
+    speech_pad_s: float = 0.3
     min_speech_s: float = 0.25
 
 

@@ -21,10 +21,13 @@ class GuardOptions:
     below `logprob_threshold`, or when its compression ratio exceeds `compression_ratio_threshold`.
     `max_ngram_repeats` cuts a hypothesis where an n-gram (2 <= n <= 4) repeats more often than
     that in a row (single words may repeat once more: "words words words words" is real speech).
-    `min_speech_ratio` is the share of the window the VAD must judge speech.
+    `min_speech_ratio` is the share of the window the VAD must judge speech. Above
+    `no_speech_alone` the no-speech probability drops a window whatever its log-prob (music
+    decoded as a confident "Thank you." scores about 0.85; real speech stays below 0.2).
     """
 
     no_speech_threshold: float = 0.6
+    no_speech_alone: float = 0.75
     logprob_threshold: float = -1.0
     compression_ratio_threshold: float = 2.4
     max_ngram_repeats: int = 3
@@ -50,6 +53,8 @@ def judge_window(
     if speech_ratio < options.min_speech_ratio:
         return Verdict.NO_SPEECH
     if no_speech_prob > options.no_speech_threshold and avg_logprob < options.logprob_threshold:
+        return Verdict.NO_SPEECH
+    if no_speech_prob > options.no_speech_alone:
         return Verdict.NO_SPEECH
     if compression_ratio > options.compression_ratio_threshold:
         return Verdict.LOOPING

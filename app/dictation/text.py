@@ -1,4 +1,4 @@
-"""Word handling for the streaming policy: splitting, normalising, aligning, and WER."""
+"""Word handling for the streaming policy: splitting, normalising, aligning."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 _PUNCT = re.compile(r"[^\w\s']|_")
-_SPACES = re.compile(r"\s+")
 # Text Whisper emits for non-speech that must never be committed as dictation.
+FILLERS = frozenset({"um", "uh", "umm", "uhm", "hmm", "mm", "er", "ah", "oh"})
 _NON_SPEECH = re.compile(r"\[[^\]]*\]|\([^)]*\)|[♪♫♬*]")
 
 
@@ -30,12 +30,6 @@ class Word:
 def normalize_word(word: str) -> str:
     """Lower-case, no punctuation: the form two hypotheses are compared in."""
     return _PUNCT.sub("", word).strip().lower().replace("'", "")
-
-
-def normalize_text(text: str) -> list[str]:
-    """Words of `text` for WER: lower-case, punctuation dropped, hyphens split."""
-    text = _PUNCT.sub(" ", text.replace("-", " ")).lower().replace("'", "")
-    return [w for w in _SPACES.split(text) if w]
 
 
 def strip_non_speech(text: str) -> str:
@@ -72,37 +66,33 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
 
     `committed` are the words already committed from the current window; a fresh decode of the
     same window normally repeats them first, maybe with small differences. We match them against
-    the head of the hypothesis and skip past the last matched word.
+    the head of the hypothesis, ignoring fillers ("um", "uh": Whisper keeps them in one decode
+    and drops them in the next), and skip as many hypothesis words as the committed words span:
+    past the last matched word plus one per unmatched committed word after it (a substitution).
     """
-    if not committed:
-        return 0
-    ref = [w.norm for w in committed]
-    head = [w.norm for w in hypothesis[: len(ref) + 4]]
+    ref = [w.norm for w in committed if w.norm not in FILLERS]
+    if not ref:
+        return _skip_fillers(hypothesis, 0)
+    positions = [i for i, w in enumerate(hypothesis[: len(committed) + 4]) if w.norm not in FILLERS]
+    head = [hypothesis[i].norm for i in positions]
     if head[: len(ref)] == ref:
-        return len(ref)
+        return _skip_fillers(hypothesis, positions[len(ref) - 1] + 1)
     matcher = SequenceMatcher(None, ref, head, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
     if not blocks:
-        return min(len(ref), len(hypothesis))
+        return min(len(hypothesis), len(committed))
     last = blocks[-1]
-    unmatched_tail = len(ref) - (last.a + last.size)
-    return min(len(hypothesis), last.b + last.size + unmatched_tail)
+    j = last.b + last.size + (len(ref) - (last.a + last.size))  # index into `head`
+    k = positions[j - 1] + 1 if j <= len(positions) else len(hypothesis)
+    return _skip_fillers(hypothesis, min(k, len(hypothesis)))
+
+
+def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:
+    while k < len(hypothesis) and hypothesis[k].norm in FILLERS:
+        k += 1
+    return k
 
 
 def join_words(words: Sequence[Word]) -> str:
     """Concatenate words into text (words carry their own leading spaces)."""
     return "".join(w.text for w in words)
-
-
-def word_error_rate(reference: str, hypothesis: str) -> float:
-    """Word error rate in percent (edit distance / reference words) after `normalize_text`."""
-    ref, hyp = normalize_text(reference), normalize_text(hypothesis)
-    if not ref:
-        return 0.0 if not hyp else 100.0
-    prev = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        cur = [i] + [0] * len(hyp)
-        for j, h in enumerate(hyp, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
-        prev = cur
-    return 100.0 * prev[-1] / len(ref)

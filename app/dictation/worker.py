@@ -77,9 +77,9 @@ class DictationWorker:
     # ------------------------------------------------------------------ control
     def start(self) -> None:
         """Start the source and the worker thread."""
+        self.source.start()  # raises AudioDeviceError before anything runs
         self.state = WorkerState.RUNNING
         self._thread.start()
-        self.source.start()
 
     def stop(self) -> None:
         """Stop capturing; the worker commits the remaining speech, then emits the summary."""
