@@ -61,10 +61,15 @@ class PolicyOptions:
     `trim_after_s`: trim a window longer than this at its last committed segment boundary.
     `max_window_s`: force-commit a window that reaches this length (must stay below 30).
     `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
+    `agreement`: how many consecutive hypotheses must agree on a word (LocalAgreement-n).
+    `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
+    (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
     `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
     previous (committed) audio in its window, so Whisper hears the whole sentence."""
 
     step_s: float = 0.5
+    agreement: int = 3
+    commit_margin_s: float = 1.0
     join_gap_s: float = 1.5
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
@@ -112,9 +117,12 @@ class StreamingPolicy:
         self.committed: list[Word] = []  # whole session
         self._in_window: list[Word] = []  # committed words whose audio is in the window
         self._prev_tail: list[Word] = []
+        self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
         self._prompt_cache: tuple[str, list[int]] = ("", [])
         self.decode_seconds = 0.0
         self.decodes = 0
+        self.trims = 0  # window starts moved forward at committed segment boundaries
+        self.longest_window_s = 0.0
 
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
@@ -128,6 +136,7 @@ class StreamingPolicy:
             self._in_window = []
         self.last_decode_end = start
         self._prev_tail = []
+        self._older_tails = []
 
     def decode(self, end: int) -> PolicyUpdate:
         """Re-decode [window_start, end) and apply LocalAgreement-2."""
@@ -138,11 +147,17 @@ class StreamingPolicy:
         tail = hyp.words[k:]
         if verdict is not Verdict.ACCEPT:
             tail = []
-        n = common_prefix(self._prev_tail, tail)
+        n = self._agreed(tail)
+        horizon = end / SAMPLE_RATE - self.options.commit_margin_s
+        while n and tail[n - 1].end > horizon:
+            n -= 1
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
         new = tail[:n]
         self._commit(new)
+        self._older_tails = [t[n:] for t in [*self._older_tails, self._prev_tail]]
+        keep = max(0, self.options.agreement - 2)
+        self._older_tails = self._older_tails[len(self._older_tails) - keep :] if keep else []
         self._prev_tail = tail[n:]
         self._trim(hyp, k + n, forced)
         return PolicyUpdate(new, list(self._prev_tail), decode_s, verdict)
@@ -172,8 +187,18 @@ class StreamingPolicy:
         return now
 
     # ------------------------------------------------------------------ internals
+    def _agreed(self, tail: list[Word]) -> int:
+        """Words of `tail` that the last `agreement - 1` hypotheses also start with."""
+        if self.options.agreement > 2 and len(self._older_tails) < self.options.agreement - 2:
+            return 0
+        n = common_prefix(self._prev_tail, tail)
+        for older in self._older_tails:
+            n = min(n, common_prefix(older, tail))
+        return n
+
     def _hypothesis(self, end: int) -> tuple[_Hypothesis, Verdict, float]:
         audio = self.get_audio(self.window_start, end)
+        self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
         result = self.decoder.decode_window(audio, self.options.decode, self._prompt(), self.cancel)
         decode_s = time.perf_counter() - t0
@@ -212,7 +237,14 @@ class StreamingPolicy:
             return max(0, min(n_tail, hyp.seg_word_end[-2] - k))
         return n_tail
 
-    def _commit(self, words: Sequence[Word]) -> None:
+    def _commit(self, words: list[Word]) -> None:
+        """Append to the committed text; estimated times are kept non-decreasing (different
+        hypotheses place segment boundaries, and so interpolated word times, differently)."""
+        last = self.committed[-1].end if self.committed else 0.0
+        for i, w in enumerate(words):
+            if w.start < last:
+                words[i] = Word(w.text, last, max(w.end, last))
+            last = words[i].end
         self.committed.extend(words)
         self._in_window.extend(words)
 
@@ -238,6 +270,7 @@ class StreamingPolicy:
         drop = max(0, min(len(self._in_window), hyp.seg_word_end[cut_seg] - offset))
         self._in_window = self._in_window[drop:]
         self.window_start = min(new_start, self.last_decode_end)
+        self.trims += 1
 
     def _prompt(self) -> list[int]:
         """Token ids of the end of the committed text before the window (bounded)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.audio.capture import AudioDeviceError
-from app.audio.vad import SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
+from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
 from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
@@ -127,6 +127,7 @@ class DictationWorker:
             for event in self.vad.feed(new):
                 self._on_vad(event)
             if self.timeline.finished:
+                self._check_source()  # a source that ended by itself says why
                 for event in self.vad.flush():
                     self._on_vad(event)
                 return
@@ -181,7 +182,8 @@ class DictationWorker:
             step = max(step, self._last_decode_s)
         min_speech = self.options.vad.min_speech_s * SAMPLE_RATE
         enough_speech = available - self._speech_start >= min_speech
-        if enough_speech and available - self.policy.last_decode_end >= step * SAMPLE_RATE:
+        due = step * SAMPLE_RATE - FRAME  # the VAD advances in whole frames
+        if enough_speech and available - self.policy.last_decode_end >= due:
             self._decode(available)
 
     def _decode(self, end: int) -> None:
