@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from app.commands.common import add_model_options, one_line
 
 if TYPE_CHECKING:
+    from app.audio.capture import MicrophoneCapture
+    from app.audio.replay import ReplaySource
     from app.dictation.events import DictationEvent
     from app.dictation.worker import DictationOptions
 
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from app.engine.loader import load_engine
     from app.engine.types import Precision
 
+    source: MicrophoneCapture | ReplaySource
     try:
         if args.input:
             source = file_source(args.input, args.realtime)
