@@ -23,11 +23,14 @@ class GuardOptions:
     that in a row (single words may repeat once more: "words words words words" is real speech).
     `min_speech_ratio` is the share of the window the VAD must judge speech. Above
     `no_speech_alone` the no-speech probability drops a window whatever its log-prob (music
-    decoded as a confident "Thank you." scores about 0.85; real speech stays below 0.2).
+    decoded as a confident "Thank you." scores about 0.85; real speech stays below 0.2), unless the
+    VAD judged at least `vad_trusted_ratio` of the window speech (long windows of real speech can
+    score high too).
     """
 
     no_speech_threshold: float = 0.6
     no_speech_alone: float = 0.75
+    vad_trusted_ratio: float = 0.75
     logprob_threshold: float = -1.0
     compression_ratio_threshold: float = 2.4
     max_ngram_repeats: int = 3
@@ -54,7 +57,7 @@ def judge_window(
         return Verdict.NO_SPEECH
     if no_speech_prob > options.no_speech_threshold and avg_logprob < options.logprob_threshold:
         return Verdict.NO_SPEECH
-    if no_speech_prob > options.no_speech_alone:
+    if no_speech_prob > options.no_speech_alone and speech_ratio < options.vad_trusted_ratio:
         return Verdict.NO_SPEECH
     if compression_ratio > options.compression_ratio_threshold:
         return Verdict.LOOPING

@@ -19,8 +19,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
-from app.dictation.text import Word, align_committed, common_prefix, split_words
+from app.dictation.text import Word, align_committed, common_prefix, join_words, split_words
 from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
+from app.engine.window_decoder import compression_ratio
 
 MAX_WINDOW = 30 * SAMPLE_RATE
 
@@ -73,7 +74,7 @@ class PolicyOptions:
     join_gap_s: float = 1.5
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
-    prompt_tokens: int = 48
+    prompt_tokens: int = 0
     decode: DecodeOptions = field(default_factory=streaming_decode_options)
     guards: GuardOptions = field(default_factory=GuardOptions)
 
@@ -139,14 +140,10 @@ class StreamingPolicy:
         self._older_tails = []
 
     def decode(self, end: int) -> PolicyUpdate:
-        """Re-decode [window_start, end) and apply LocalAgreement-2."""
+        """Re-decode [window_start, end) and apply LocalAgreement-n."""
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
-        hyp, verdict, decode_s = self._hypothesis(end)
-        k = align_committed(hyp.words, self._in_window)
-        tail = hyp.words[k:]
-        if verdict is not Verdict.ACCEPT:
-            tail = []
+        hyp, k, tail, verdict, decode_s = self._hypothesis(end)
         n = self._agreed(tail)
         horizon = end / SAMPLE_RATE - self.options.commit_margin_s
         while n and tail[n - 1].end > horizon:
@@ -170,9 +167,7 @@ class StreamingPolicy:
         elif self.last_decode_end == end and self.decodes:
             new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
         else:
-            hyp, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW))
-            tail = hyp.words[align_committed(hyp.words, self._in_window) :]
-            new = tail if verdict is Verdict.ACCEPT else []
+            _, _, new, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW))
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
@@ -196,7 +191,9 @@ class StreamingPolicy:
             n = min(n, common_prefix(older, tail))
         return n
 
-    def _hypothesis(self, end: int) -> tuple[_Hypothesis, Verdict, float]:
+    def _hypothesis(self, end: int) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+        """Decode [window_start, end): the hypothesis, where its uncommitted tail starts, the tail
+        (empty unless the guards accept it), the verdict and the decode time in seconds."""
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
@@ -205,14 +202,19 @@ class StreamingPolicy:
         self.decode_seconds += decode_s
         self.decodes += 1
         self.last_decode_end = end
+        hyp = self._words(result, end)
+        k = align_committed(hyp.words, self._in_window)
+        tail = hyp.words[k:]
+        # the compression ratio of the new text only: the window also holds committed sentences,
+        # and legitimately repeated ones would look like a decoding loop
         verdict = judge_window(
             result.no_speech_prob,
             result.avg_logprob,
-            result.compression_ratio,
+            compression_ratio(join_words(tail)),
             self.speech_ratio(self.window_start, end),
             self.options.guards,
         )
-        return self._words(result, end), verdict, decode_s
+        return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
 
     def _words(self, result: WindowResult, end: int) -> _Hypothesis:
         offset = self.window_start / SAMPLE_RATE
@@ -266,9 +268,9 @@ class StreamingPolicy:
         new_start = int(hyp.seg_end[cut_seg] * SAMPLE_RATE)
         if new_start <= self.window_start:
             return
-        offset = n_committed - len(self._in_window)  # hypothesis words before our committed ones
-        drop = max(0, min(len(self._in_window), hyp.seg_word_end[cut_seg] - offset))
-        self._in_window = self._in_window[drop:]
+        # what the next decode of the trimmed window should repeat first: this decode's words
+        # after the cut (the committed ones), in this decode's own spelling
+        self._in_window = hyp.words[hyp.seg_word_end[cut_seg] : n_committed]
         self.window_start = min(new_start, self.last_decode_end)
         self.trims += 1
 

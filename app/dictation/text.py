@@ -79,8 +79,8 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
         return _skip_fillers(hypothesis, positions[len(ref) - 1] + 1)
     matcher = SequenceMatcher(None, ref, head, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
-    if not blocks:
-        return min(len(hypothesis), len(committed))
+    if sum(b.size for b in blocks) * 2 < len(ref):  # no real match: assume one word per word
+        return _skip_fillers(hypothesis, min(len(hypothesis), len(committed)))
     last = blocks[-1]
     j = last.b + last.size + (len(ref) - (last.a + last.size))  # index into `head`
     k = positions[j - 1] + 1 if j <= len(positions) else len(hypothesis)

@@ -102,8 +102,8 @@ def _alignment_counts(ref: list[str], hyp: list[str]) -> tuple[int, int, int]:
 
 @pytest.mark.slow
 def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # type: ignore[no-untyped-def]
-    """Runs of clips 0.15 s apart make utterances of 10-25 s, which force window trims; pauses of
-    1-4 s between runs split utterances. Expected text: each clip transcribed on its own."""
+    """Runs of six clips 0.15 s apart make utterances of 20-30 s, which force window trims;
+    pauses of 1-4 s between runs split utterances. Expected: each clip transcribed on its own."""
     from app.dictation.policy import PolicyOptions
     from app.dictation.worker import DictationOptions
     from app.engine.wer import normalize
@@ -118,7 +118,7 @@ def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # 
         i = int(rng.integers(len(clips)))
         parts.append(clips[i])
         expected.append(heard[i])
-        run = (run + 1) % 4
+        run = (run + 1) % 6
         gap = 0.15 if run else float(rng.choice([1.0, 2.5, 4.0]))
         parts.append(np.zeros(int(gap * RATE), dtype=np.float32))
     audio = np.concatenate(parts)
@@ -126,10 +126,11 @@ def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # 
     options = DictationOptions(policy=PolicyOptions(step_s=1.5, trim_after_s=8.0), realtime=False)
     result = replay(engine, audio, options)
     assert_events_well_formed(result.events)
-    policy = result.worker.policy
-    assert policy.trims >= 3 and policy.longest_window_s <= 30.0
     ref = normalize(" ".join(expected)).split()
     hyp = normalize(result.committed).split()
     subs, lost, doubled = _alignment_counts(ref, hyp)
     # words the model heard on the isolated clip but the stream lost / added twice
     assert lost <= 0.01 * len(ref) and doubled <= 0.01 * len(ref), (subs, lost, doubled, result.committed)
+    policy = result.worker.policy
+    assert policy.trims >= 2, policy.trims  # the trims really happened
+    assert policy.longest_window_s <= 30.0
