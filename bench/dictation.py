@@ -28,7 +28,7 @@ from earshot_bench_io import read_wav  # noqa: E402
 
 from app.audio.replay import ReplayOptions, ReplaySource  # noqa: E402
 from app.dictation.events import QueueSink, SessionSummary  # noqa: E402
-from app.dictation.policy import streaming_decode_options  # noqa: E402
+from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.dictation.worker import DictationOptions, DictationWorker  # noqa: E402
 from app.engine.loader import load_engine  # noqa: E402
 from app.engine.types import Precision  # noqa: E402
@@ -59,7 +59,7 @@ def session_audio(clips: list[tuple[str, str]], pause_s: float, minutes: float) 
 def offline_wer(engine, clips: list[tuple[str, str]]) -> float:  # type: ignore[no-untyped-def]
     texts = []
     for path, _ in clips:
-        segments, _ = engine.transcribe(read_wav(Path(path)), streaming_decode_options())
+        segments, _ = engine.transcribe(read_wav(Path(path)), streaming_decode_options("en"))
         texts.append("".join(s.text for s in segments))
     return word_error_rate([r for _, r in clips], texts)
 
@@ -68,11 +68,12 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
     engine = load_engine(model_folder(name), precision)
     clips = english_clips()
     audio, refs = session_audio(clips, args.pause, args.minutes)
-    engine.decode_window(audio[: 5 * RATE], streaming_decode_options())  # warm-up, not measured
+    engine.decode_window(audio[: 5 * RATE], streaming_decode_options("en"))  # warm-up, not measured
     rss_start = rss_mb()
     sink = QueueSink()
     source = ReplaySource(audio, RATE, ReplayOptions(realtime=not args.fast))
-    worker = DictationWorker(source, engine, sink, DictationOptions(realtime=not args.fast))
+    policy = PolicyOptions(decode=streaming_decode_options("en"))  # English clips: no language detection
+    worker = DictationWorker(source, engine, sink, DictationOptions(policy=policy, realtime=not args.fast))
     started = time.monotonic()
     worker.start()
     worker.join()

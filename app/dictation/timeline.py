@@ -55,9 +55,10 @@ class SessionRecorder:
 class Timeline:
     """Pulls from an `AudioSource` ring, resamples to 16 kHz and stores the result.
 
-    `pull(max_samples)` moves at most `max_samples` source samples (None = all available) and
-    returns the new 16 kHz audio, float32 shape (n,). `realtime` says whether source sample times
-    are wall-clock capture times (microphone, real-time replay) or not (fast replay).
+    `pull(max_samples)` moves all available source samples (None), or exactly `max_samples` once
+    that many are there (fewer only at the end), and returns the new 16 kHz audio, float32 (n,).
+    `realtime` says whether source sample times are wall-clock capture times (microphone,
+    real-time replay) or not (fast replay).
     """
 
     def __init__(
@@ -89,6 +90,9 @@ class Timeline:
         closed = src.closed  # read before `written`: once closed, `written` is final
         end = src.written
         if max_samples is not None:
+            if end - self._read < max_samples and not closed:
+                # fast replay: wait for a whole step, so results do not depend on thread timing
+                return np.zeros(0, dtype=np.float32)
             end = min(end, self._read + max_samples)
         chunk = src.read(self._read, end)
         src.release(end)

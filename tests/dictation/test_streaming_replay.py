@@ -83,33 +83,30 @@ def _speech_only(audio: np.ndarray) -> np.ndarray:
     return audio[max(0, loud[0] - 800) : loud[-1] + 800]
 
 
-def _alignment_counts(ref: list[str], hyp: list[str]) -> tuple[int, int, int]:
-    """(substitutions, deletions, insertions) of a minimum edit alignment."""
-    rows = [[(j, 0, 0, j) for j in range(len(hyp) + 1)]]  # (cost, S, D, I)
-    for i in range(1, len(ref) + 1):
-        row = [(i, 0, i, 0)]
-        for j in range(1, len(hyp) + 1):
-            diag, up, left = rows[i - 1][j - 1], rows[i - 1][j], row[j - 1]
-            same = ref[i - 1] == hyp[j - 1]
-            row.append(min(
-                (diag[0] + (not same), diag[1] + (not same), diag[2], diag[3]),
-                (up[0] + 1, up[1], up[2] + 1, up[3]),
-                (left[0] + 1, left[1], left[2], left[3] + 1),
-            ))
-        rows.append(row)
-    return rows[-1][-1][1:]
+def _gaps(ref: list[str], hyp: list[str]) -> list[tuple[str, int, str]]:
+    """Word runs the hypothesis lacks ("lost") or has in excess ("doubled"): (kind, size, words)."""
+    import difflib
+
+    found = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ref, hyp, autojunk=False).get_opcodes():
+        net = (j2 - j1) - (i2 - i1)
+        if op != "equal" and net:
+            words = " ".join(hyp[j1:j2] if net > 0 else ref[i1:i2])
+            found.append(("doubled" if net > 0 else "lost", abs(net), words))
+    return found
 
 
 @pytest.mark.slow
 def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # type: ignore[no-untyped-def]
     """Runs of six clips 0.15 s apart make utterances of 20-30 s, which force window trims;
-    pauses of 1-4 s between runs split utterances. Expected: each clip transcribed on its own."""
+    pauses of 1-4 s between runs split utterances. A trim or alignment bug loses or repeats whole
+    phrases; tiny.en's own mistakes change a word or two ("two of them" -> "to them")."""
     from app.dictation.policy import PolicyOptions
     from app.dictation.worker import DictationOptions
     from app.engine.wer import normalize
 
     clips = [_speech_only(read_wav(DATA_DIR / c["file"])) for c in espeak_clips()]
-    heard = [offline_text(engine, clip) for clip in clips]
+    heard = [c["text"] for c in espeak_clips()]
     rng = np.random.default_rng(7)
     parts: list[np.ndarray] = []
     expected: list[str] = []
@@ -128,9 +125,9 @@ def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # 
     assert_events_well_formed(result.events)
     ref = normalize(" ".join(expected)).split()
     hyp = normalize(result.committed).split()
-    subs, lost, doubled = _alignment_counts(ref, hyp)
-    # words the model heard on the isolated clip but the stream lost / added twice
-    assert lost <= 0.01 * len(ref) and doubled <= 0.01 * len(ref), (subs, lost, doubled, result.committed)
+    gaps = _gaps(ref, hyp)
+    assert all(size < 4 for _, size, _ in gaps), gaps  # no phrase lost or doubled
+    assert sum(size for _, size, _ in gaps) <= 0.02 * len(ref), gaps
     policy = result.worker.policy
     assert policy.trims >= 2, policy.trims  # the trims really happened
     assert policy.longest_window_s <= 30.0
