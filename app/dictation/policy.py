@@ -70,7 +70,7 @@ class PolicyOptions:
 
     step_s: float = 0.5
     agreement: int = 3
-    commit_margin_s: float = 1.0
+    commit_margin_s: float = 1.5
     join_gap_s: float = 1.5
     trim_after_s: float = 10.0
     max_window_s: float = 24.0

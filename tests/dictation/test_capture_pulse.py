@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import drain
+from dictation_helpers import drain
 from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
 
 from app.audio.capture import (

@@ -6,7 +6,7 @@ import time
 import wave
 
 import numpy as np
-from conftest import drain, replay
+from dictation_helpers import drain, replay
 from earshot_testing import DATA_DIR, read_wav
 
 from app.audio.replay import ReplayOptions, ReplaySource

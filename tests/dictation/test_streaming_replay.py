@@ -10,7 +10,7 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import offline_text, replay
+from dictation_helpers import offline_text, replay
 from earshot_testing import DATA_DIR, SHARED_SPEECH, espeak_clips, needs_shared, read_wav, shared_manifest
 
 from app.dictation.events import EventType
