@@ -1,1 +1,1 @@
-"""Earshot controller package."""
+"""Earshot controller: Qt signals in, engine and dictation calls out, on worker threads."""
