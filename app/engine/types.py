@@ -66,6 +66,7 @@ class DecodeOptions:
     language: str | None = None
     beam_size: int = 5
     patience: float = 1.0
+    best_of: int = 5
     length_penalty: float | None = None
     temperatures: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
     without_timestamps: bool = False

@@ -1,0 +1,1 @@
+"""Model conversion: read standard Whisper weights and build Earshot's ONNX graphs."""

@@ -1,0 +1,103 @@
+"""Build `decoder.onnx`: one graph for the prompt (n_tokens > 1) and every later step (= 1).
+
+Inputs:
+  `tokens`          [batch, n_tokens] int64
+  `cache_indices`   [batch] int64: which row of the past cache each row continues (beam
+                    search reorders with it; greedy passes 0..batch-1)
+  `past_k_{i}`, `past_v_{i}`   [batch_past, n_head, past_len, head_dim] model dtype
+                    (past_len 0 on the first call; the position offset is derived from it)
+  `cross_k_{i}`, `cross_v_{i}` [batch, n_head, 1500, head_dim] model dtype, from the encoder
+Outputs:
+  `logits`          [batch, n_vocab] float32, for the last input position only
+  `present_k_{i}`, `present_v_{i}` [batch, n_head, past_len + n_tokens, head_dim] model dtype
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx
+from numpy.typing import NDArray
+from onnx import TensorProto
+
+from app.engine.convert.graph_builder import MS_DOMAIN, GraphBuilder
+from app.engine.convert.weights import WhisperWeights
+
+
+def _positions(g: GraphBuilder, tokens: str, past_k0: str) -> str:
+    """Range(past_len, past_len + n_tokens) as int64 [n_tokens]."""
+    past_len = g.op1("Gather", [g.op1("Shape", [past_k0]), g.const("axis2", np.array(2, dtype=np.int64))])
+    n_tokens = g.op1("Gather", [g.op1("Shape", [tokens]), g.const("axis1", np.array(1, dtype=np.int64))])
+    end = g.op1("Add", [past_len, n_tokens])
+    return g.op1("Range", [past_len, end, g.const("one", np.array(1, dtype=np.int64))])
+
+
+def _self_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int, heads: int,
+                    cache_indices: str) -> tuple[str, str, str]:
+    prefix = f"decoder/layer_{layer}/self_attention"
+    h = g.layer_norm(x, t[f"{prefix}/layer_norm/gamma"], t[f"{prefix}/layer_norm/beta"], prefix)
+    qkv = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.qkv")
+    d = t[f"{prefix}/linear_1/weight"].shape[0]
+    q, k, v = g.op("Split", [qkv, g.const(g.fresh("sizes"), np.array([d, d, d], np.int64))], 3, axis=-1)
+    past_k = g.op1("Gather", [f"past_k_{layer}", cache_indices], axis=0)
+    past_v = g.op1("Gather", [f"past_v_{layer}", cache_indices], axis=0)
+    attn, present_k, present_v = g.op(
+        "MultiHeadAttention", [q, k, v, "", "", "", past_k, past_v], 3,
+        domain=MS_DOMAIN, num_heads=heads, unidirectional=1,
+    )
+    out = g.linear(attn, t[f"{prefix}/linear_1/weight"], t[f"{prefix}/linear_1/bias"], f"{prefix}.out")
+    return g.op1("Add", [x, out]), present_k, present_v
+
+
+def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int, heads: int) -> str:
+    prefix = f"decoder/layer_{layer}/attention"
+    h = g.layer_norm(x, t[f"{prefix}/layer_norm/gamma"], t[f"{prefix}/layer_norm/beta"], prefix)
+    q = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.q")
+    attn = g.op1("MultiHeadAttention", [q, f"cross_k_{layer}", f"cross_v_{layer}"],
+                 domain=MS_DOMAIN, num_heads=heads)
+    out = g.linear(attn, t[f"{prefix}/linear_2/weight"], t[f"{prefix}/linear_2/bias"], f"{prefix}.out")
+    return g.op1("Add", [x, out])
+
+
+def _declare_inputs(g: GraphBuilder, weights: WhisperWeights) -> None:
+    dims = weights.dims
+    head_dim = dims.n_text_state // dims.n_text_head
+    g.add_input("tokens", TensorProto.INT64, ["batch", "n_tokens"])
+    g.add_input("cache_indices", TensorProto.INT64, ["batch"])
+    for i in range(dims.n_text_layer):
+        for kind in ("k", "v"):
+            g.add_input(f"past_{kind}_{i}", g.onnx_dtype, ["batch_past", dims.n_text_head, "past_len", head_dim])
+    for i in range(dims.n_text_layer):
+        for kind in ("k", "v"):
+            g.add_input(f"cross_{kind}_{i}", g.onnx_dtype, ["batch", dims.n_text_head, dims.n_audio_ctx, head_dim])
+
+
+def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32) -> onnx.ModelProto:
+    dims, t = weights.dims, weights.tensors
+    g = GraphBuilder("whisper_decoder", dtype)
+    _declare_inputs(g, weights)
+    embedding = g.weight("decoder.embeddings", t["decoder/embeddings/weight"])  # [vocab, state]
+    positions = g.weight("decoder.positions", t["decoder/position_encodings/encodings"])
+    x = g.op1("Add", [
+        g.op1("Gather", [embedding, "tokens"]),
+        g.op1("Gather", [positions, _positions(g, "tokens", "past_k_0")]),
+    ])
+    head_dim = dims.n_text_state // dims.n_text_head
+    present_shape: list[int | str] = ["batch", dims.n_text_head, "total_len", head_dim]
+    for layer in range(dims.n_text_layer):
+        x, present_k, present_v = _self_attention(g, x, t, layer, dims.n_text_head, "cache_indices")
+        g.add_output(present_k, f"present_k_{layer}", g.onnx_dtype, present_shape)
+        g.add_output(present_v, f"present_v_{layer}", g.onnx_dtype, present_shape)
+        x = _cross_attention(g, x, t, layer, dims.n_text_head)
+        prefix = f"decoder/layer_{layer}/ffn"
+        h = g.layer_norm(x, t[f"{prefix}/layer_norm/gamma"], t[f"{prefix}/layer_norm/beta"], prefix)
+        x = g.op1("Add", [x, g.mlp(h, t, prefix)])
+    last = g.op1("Gather", [x, g.const("last", np.array(-1, dtype=np.int64))], axis=1)  # [batch, state]
+    last = g.layer_norm(last, t["decoder/layer_norm/gamma"], t["decoder/layer_norm/beta"], "decoder.ln")
+    # The vocabulary projection reuses the embedding matrix (tied weights, transB: no copy).
+    logits = g.op1("Gemm", [last, embedding], transB=1)
+    if g.dtype != np.float32:
+        logits = g.op1("Cast", [logits], to=TensorProto.FLOAT)
+    g.add_output(logits, "logits", TensorProto.FLOAT, ["batch", dims.n_vocab])
+    return g.build({})

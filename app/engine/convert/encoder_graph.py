@@ -1,0 +1,83 @@
+"""Build `encoder.onnx`: log-mel -> cross-attention K and V for every decoder layer.
+
+Inputs:  `mel` [batch, n_mels, 3000] float32.
+Outputs: `cross_k_{i}`, `cross_v_{i}` [batch, n_text_head, 1500, head_dim] in the model dtype,
+one pair per decoder layer, so the decoder never re-projects the audio and never slices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx
+from numpy.typing import NDArray
+from onnx import TensorProto
+
+from app.engine.convert.graph_builder import MS_DOMAIN, GraphBuilder
+from app.engine.convert.weights import WhisperWeights
+
+
+def _self_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], prefix: str, heads: int) -> str:
+    """Pre-norm self-attention block with fused QKV projection; returns the residual sum."""
+    h = g.layer_norm(x, t[f"{prefix}/layer_norm/gamma"], t[f"{prefix}/layer_norm/beta"], prefix)
+    qkv = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.qkv")
+    q, k, v = _split3(g, qkv, t, prefix)
+    attn = g.op1("MultiHeadAttention", [q, k, v], domain=MS_DOMAIN, num_heads=heads)
+    out = g.linear(attn, t[f"{prefix}/linear_1/weight"], t[f"{prefix}/linear_1/bias"], f"{prefix}.out")
+    return g.op1("Add", [x, out])
+
+
+def _split3(g: GraphBuilder, qkv: str, t: dict[str, NDArray[Any]], prefix: str) -> list[str]:
+    d = t[f"{prefix}/linear_1/weight"].shape[0]
+    sizes = g.const(g.fresh("split_sizes"), np.array([d, d, d], dtype=np.int64))
+    return g.op("Split", [qkv, sizes], 3, axis=-1)
+
+
+def _to_heads(g: GraphBuilder, x: str, heads: int, head_dim: int) -> str:
+    """[batch, seq, heads*head_dim] -> [batch, heads, seq, head_dim]."""
+    shape = g.const(g.fresh("heads_shape"), np.array([0, -1, heads, head_dim], dtype=np.int64))
+    return g.op1("Transpose", [g.op1("Reshape", [x, shape])], perm=[0, 2, 1, 3])
+
+
+def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32) -> onnx.ModelProto:
+    dims, t = weights.dims, weights.tensors
+    g = GraphBuilder("whisper_encoder", dtype)
+    mel = g.add_input("mel", TensorProto.FLOAT, ["batch", dims.n_mels, 2 * dims.n_audio_ctx])
+    x = mel if g.dtype == np.float32 else g.op1("Cast", [mel], to=g.onnx_dtype)
+    for i, stride in ((1, 1), (2, 2)):
+        conv = g.op1(
+            "Conv",
+            [x, g.weight(f"conv{i}.weight", t[f"encoder/conv{i}/weight"]),
+             g.weight(f"conv{i}.bias", t[f"encoder/conv{i}/bias"])],
+            pads=[1, 1],
+            strides=[stride],
+        )
+        x = g.op1("Gelu", [conv], domain=MS_DOMAIN)
+    x = g.op1("Transpose", [x], perm=[0, 2, 1])  # [batch, 1500, state]
+    x = g.op1("Add", [x, g.weight("encoder.positions", t["encoder/position_encodings/encodings"])])
+    for layer in range(dims.n_audio_layer):
+        prefix = f"encoder/layer_{layer}"
+        x = _self_attention(g, x, t, f"{prefix}/self_attention", dims.n_audio_head)
+        h = g.layer_norm(x, t[f"{prefix}/ffn/layer_norm/gamma"], t[f"{prefix}/ffn/layer_norm/beta"], f"{prefix}.ffn")
+        x = g.op1("Add", [x, g.mlp(h, t, f"{prefix}/ffn")])
+    x = g.layer_norm(x, t["encoder/layer_norm/gamma"], t["encoder/layer_norm/beta"], "encoder.ln_post")
+    _cross_kv_outputs(g, x, weights)
+    return g.build({})
+
+
+def _cross_kv_outputs(g: GraphBuilder, x: str, weights: WhisperWeights) -> None:
+    """All decoder layers' cross K/V from one GEMM, split into per-layer head-major outputs."""
+    dims, t = weights.dims, weights.tensors
+    n, d = dims.n_text_layer, dims.n_text_state
+    w_all = np.concatenate([t[f"decoder/layer_{i}/attention/linear_1/weight"] for i in range(n)], axis=0)
+    b_all = np.concatenate([t[f"decoder/layer_{i}/attention/linear_1/bias"] for i in range(n)], axis=0)
+    kv = g.linear(x, w_all, b_all, "cross_kv")  # [batch, 1500, n_layers * 2 * state]
+    sizes = g.const("cross_split_sizes", np.full(2 * n, d, dtype=np.int64))
+    parts = g.op("Split", [kv, sizes], 2 * n, axis=-1)
+    head_dim = d // dims.n_text_head
+    shape: list[int | str] = ["batch", dims.n_text_head, dims.n_audio_ctx, head_dim]
+    for i in range(n):
+        for j, kind in enumerate(("k", "v")):
+            heads = _to_heads(g, parts[2 * i + j], dims.n_text_head, head_dim)
+            g.add_output(heads, f"cross_{kind}_{i}", g.onnx_dtype, shape)

@@ -1,0 +1,49 @@
+"""Quantized graphs from the fp32 ones.
+
+int8: `quantize_dynamic` (QInt8 weights, per-tensor activation scales) on the encoder and
+decoder MatMuls. int4: MatMulNBits (4-bit blocks of 32, accuracy_level 4 = int8 compute) on
+the decoder, where the time goes on bandwidth; the encoder keeps dynamic int8.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import onnx
+from onnx import TensorProto
+
+from app.engine.types import Precision
+
+
+def _dynamic_int8(model: onnx.ModelProto, work: Path, name: str) -> onnx.ModelProto:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    src, dst = work / f"{name}.fp32.onnx", work / f"{name}.int8.onnx"
+    onnx.save(model, str(src))
+    quantize_dynamic(
+        str(src), str(dst), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+        extra_options={"DefaultTensorType": TensorProto.FLOAT},
+    )
+    return onnx.load(str(dst))
+
+
+def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
+    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+    quantizer = MatMulNBitsQuantizer(model, bits=bits, block_size=32, is_symmetric=True, accuracy_level=4)
+    quantizer.process()
+    result: onnx.ModelProto = quantizer.model.model
+    return result
+
+
+def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto, precision: Precision,
+                  out_dir: Path) -> tuple[onnx.ModelProto, onnx.ModelProto]:
+    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+        work = Path(tmp)
+        encoder = _dynamic_int8(encoder, work, "encoder")
+        if precision is Precision.INT4:
+            decoder = _matmul_nbits(decoder, 4)
+        else:
+            decoder = _dynamic_int8(decoder, work, "decoder")
+    return encoder, decoder

@@ -1,0 +1,112 @@
+"""The decoding loop for one 30 s window: prompt prefill, then one token per step.
+
+The prompt is fed in two calls: everything up to and including `<|startoftranscript|>` (whose
+logits give the no-speech probability and, if asked, the language), then the rest of the SOT
+sequence. After that each step feeds one token per row and reuses the KV cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.logit_filters import LogitFilter, log_softmax
+from app.engine.runtime import CrossAttention, KVCache, WhisperRuntime
+from app.engine.strategies import BeamSearchStrategy, Hypothesis, SamplingStrategy, rank
+from app.engine.types import CancelToken
+
+
+@dataclass(frozen=True)
+class WindowPrompt:
+    """`before_sot`: [<|startofprev|>, previous text...] or empty; `sot_sequence`: [sot, lang,
+    task]; `after_sot`: <|notimestamps|> and/or a forced prefix."""
+
+    before_sot: list[int]
+    sot_sequence: list[int]
+    after_sot: list[int]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """beam_size > 1: beam search; else `best_of` rows sampled at `temperature` (0 = greedy)."""
+
+    temperature: float = 0.0
+    beam_size: int = 1
+    best_of: int = 1
+    patience: float = 1.0
+    length_penalty: float | None = None
+    max_new_tokens: int = 224
+
+
+@dataclass
+class DecodeOutcome:
+    tokens: list[int]
+    sum_logprob: float
+    avg_logprob: float
+    no_speech_prob: float
+
+
+@dataclass
+class StepStats:
+    n_tokens: int = 0
+
+
+def _as_tokens(rows: Sequence[Sequence[int]]) -> NDArray[np.int64]:
+    return np.array(rows, dtype=np.int64)
+
+
+class DecodingLoop:
+    """Runs prefill and the step loop on a `WhisperRuntime`; checks `cancel` every step."""
+
+    def __init__(self, runtime: WhisperRuntime, filters: Sequence[LogitFilter], no_speech_token: int,
+                 eot: int, cancel: CancelToken | None = None) -> None:
+        self.runtime, self.filters = runtime, list(filters)
+        self.no_speech_token, self.eot = no_speech_token, eot
+        self.cancel = cancel or CancelToken()
+        self.stats = StepStats()
+
+    def prefill(self, cross: CrossAttention, prompt: WindowPrompt) -> tuple[NDArray[np.float32], KVCache, float]:
+        """Feed the prompt; returns (next-token logits [1, vocab], cache, no-speech probability)."""
+        cache = self.runtime.new_cache(1)
+        head = [*prompt.before_sot, *prompt.sot_sequence[:1]]
+        logits, cache = self.runtime.decode(_as_tokens([head]), cache, cross)
+        probs = np.exp(log_softmax(logits))
+        no_speech = float(probs[0, self.no_speech_token])
+        rest = [*prompt.sot_sequence[1:], *prompt.after_sot]
+        if rest:
+            logits, cache = self.runtime.decode(_as_tokens([rest]), cache, cross)
+        return logits, cache, no_speech
+
+    def run(self, cross: CrossAttention, prompt: WindowPrompt, search: SearchConfig) -> DecodeOutcome:
+        logits, cache, no_speech = self.prefill(cross, prompt)
+        rows = search.beam_size if search.beam_size > 1 else max(1, search.best_of if search.temperature else 1)
+        strategy: SamplingStrategy | BeamSearchStrategy
+        if search.beam_size > 1:
+            strategy = BeamSearchStrategy(self.eot, search.beam_size, search.patience)
+        else:
+            strategy = SamplingStrategy(self.eot, rows, search.temperature)
+        cross_rows = cross.expanded(rows)
+        logits = np.repeat(logits, rows, axis=0)
+        row_to_cache = np.zeros(rows, dtype=np.int64)  # all rows continue the single prompt row
+        for _ in range(search.max_new_tokens):
+            self.cancel.raise_if_cancelled()
+            for f in self.filters:
+                f.apply(logits, strategy.sequences())
+            result = strategy.step(logits, log_softmax(logits))
+            if result.done:
+                break
+            indices = row_to_cache[result.source_rows]
+            if len(result.next_tokens) != cross_rows.batch:
+                cross_rows = cross.expanded(len(result.next_tokens))
+            logits, cache = self.runtime.decode(result.next_tokens[:, None], cache, cross_rows, indices)
+            row_to_cache = np.arange(len(result.next_tokens), dtype=np.int64)
+            self.stats.n_tokens += 1
+        best = rank(strategy.finalize(), search.length_penalty)
+        return _outcome(best, no_speech)
+
+
+def _outcome(best: Hypothesis, no_speech: float) -> DecodeOutcome:
+    return DecodeOutcome(best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech)

@@ -1,0 +1,39 @@
+"""Load a model by name or path at a precision, converting (once, cached) when needed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from app.engine.model import WhisperEngine
+from app.engine.model_store import ModelStore
+from app.engine.runtime import WhisperRuntime
+from app.engine.sessions import SessionConfig, available_providers
+from app.engine.types import Precision
+
+# Chosen from bench/compare.py on the 2-core AVX2 reference machine: see README "Performance".
+AUTO_CPU_PRECISION = Precision.FP32
+AUTO_GPU_PRECISION = Precision.FP16
+
+
+def resolve_precision(precision: Precision, provider: str) -> Precision:
+    """`auto` -> the benchmark's pick for the provider; fp16 only pays on GPU providers."""
+    if precision is not Precision.AUTO:
+        return precision
+    return AUTO_CPU_PRECISION if provider == "cpu" else AUTO_GPU_PRECISION
+
+
+def load_engine(model: str | Path | None = None, precision: Precision = Precision.AUTO,
+                provider: str | None = None, threads: int | None = None,
+                store: ModelStore | None = None) -> WhisperEngine:
+    """Load `model` (None = the bundled tiny.en) ready to decode."""
+    start = time.perf_counter()
+    store = store or ModelStore()
+    provider = (provider or "cpu").lower()
+    if provider not in available_providers():
+        provider = "cpu"  # the session layer would say why; here we keep the CPU path simple
+    chosen = resolve_precision(precision, provider)
+    entry = store.resolve(model)
+    folder = store.converted(entry, chosen)
+    runtime = WhisperRuntime(folder, SessionConfig(provider, threads or 0))
+    return WhisperEngine(runtime, entry.name, chosen, time.perf_counter() - start)

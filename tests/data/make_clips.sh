@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Regenerates the committed espeak-ng test clips and tests/data/clips.json.
+#
+# The clips are what a fresh clone tests with (engine parity, dictation replay, GUI tests):
+# 16 kHz, mono, signed 16-bit WAV, synthesised with espeak-ng (voice en-us, 150 words per
+# minute) and converted by sox. Each sentence was checked to be transcribed exactly by Whisper
+# tiny.en (faster-whisper float32, greedy and beam 5, compared after Whisper's English
+# normaliser) before it was kept. Dropped because tiny.en mishears the espeak voice: "The quick
+# brown fox jumps over the lazy dog." ("jump", "round-fark"), "Send twenty copies ..." ("and"),
+# "... fresh bread ..." ("fresh red"), "... at a steady pace" ("understand the pace").
+#
+# Needs: espeak-ng, sox (Debian packages of the same names). Output is deterministic for a
+# given espeak-ng and sox version (sox -R seeds its noise generator; -D turns dithering off).
+#
+# Usage: tests/data/make_clips.sh        (from anywhere; writes next to this script)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+voice="en-us"
+speed=150          # words per minute
+rate=16000
+lead_s=0.3         # silence before and after the speech
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# name|exact spoken text (numbers written as words, as espeak-ng reads them)
+clips=(
+  "espeak_meeting|Please move the meeting to Thursday afternoon and invite the whole team."
+  "espeak_weather|The weather today is sunny with a light wind from the west."
+  "espeak_laptop|I need three hundred dollars for the new laptop."
+  "espeak_team|Our team has twelve people and two of them work from home."
+  "espeak_callback|Call me back in ten minutes when you are ready."
+  "espeak_morning|Good morning everyone. Today we will review the budget for the next quarter and plan the new website."
+)
+
+json="$tmp/clips.json"
+{
+  echo "{"
+  echo "  \"sample_rate\": $rate,"
+  echo "  \"generator\": \"tests/data/make_clips.sh (espeak-ng voice $voice, $speed wpm; sox)\","
+  echo "  \"clips\": ["
+} > "$json"
+
+for entry in "${clips[@]}"; do
+  name="${entry%%|*}"
+  text="${entry#*|}"
+  espeak-ng -v "$voice" -s "$speed" -w "$tmp/$name.raw.wav" "$text"
+  sox -R -D "$tmp/$name.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$here/$name.wav" \
+    pad "$lead_s" "$lead_s"
+  duration="$(soxi -D "$here/$name.wav")"
+  printf '    {"file": "%s.wav", "text": "%s", "kind": "speech", "duration_s": %.3f},\n' \
+    "$name" "$text" "$duration" >> "$json"
+done
+
+# Non-speech: 0.5 s of digital silence, then 2.5 s of faint pink noise (about -55 dBFS).
+sox -R -D -n -r "$rate" -c 1 -b 16 -e signed-integer "$here/espeak_noise.wav" \
+  synth 2.5 pinknoise vol -55dB pad 0.5 0
+duration="$(soxi -D "$here/espeak_noise.wav")"
+printf '    {"file": "espeak_noise.wav", "text": "", "kind": "non_speech", "duration_s": %.3f}\n' \
+  "$duration" >> "$json"
+{
+  echo "  ]"
+  echo "}"
+} >> "$json"
+mv "$json" "$here/clips.json"
+echo "wrote $(( ${#clips[@]} + 1 )) clips and clips.json to $here"
