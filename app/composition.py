@@ -6,6 +6,7 @@ off the GUI thread for model loading, so the window appears before they are paid
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -55,62 +56,67 @@ def load_engine(config: EngineConfig) -> LoadedEngine:
 
 
 def describe_engine(engine: Any, config: EngineConfig) -> EngineDescription:
-    def attr(*names: str, default: Any = None) -> Any:
-        for name in names:
-            value = getattr(engine, name, None)
-            if value is not None:
-                return value
-        return default
-
-    precision = attr("precision", default=config.precision)
+    """The loaded engine's own account of itself (after `auto` and any provider fallback)."""
     return EngineDescription(
-        model=str(attr("model_name", "name", default=config.model or "tiny.en")),
-        precision=getattr(precision, "value", str(precision)),
-        provider=str(attr("provider", default=config.provider or "CPUExecutionProvider")),
-        multilingual=bool(attr("is_multilingual", "multilingual", default=False)),
-        note=str(attr("fallback_note", default="") or ""),
+        model=str(engine.name),
+        precision=str(engine.precision.value),
+        provider=str(engine.provider),
+        multilingual=bool(engine.is_multilingual),
+        note=engine.fallback_reason or "",
     )
 
 
 class ModelCatalog:
-    def list_models(self) -> list[ModelInfo]:
-        from app.engine import model_store
+    """The engine's model store, plus which precisions each provider can run."""
 
-        return [_model_info(m) for m in model_store.list_models()]
+    def __init__(self) -> None:
+        from app.engine.model_store import ModelStore
+
+        self._store = ModelStore()
+
+    def list_models(self) -> list[ModelInfo]:
+        return [_model_info(entry.name, entry.source) for entry in self._store.list_models()]
 
     def import_folder(self, path: Path, name: str | None = None) -> ModelInfo:
-        from app.engine import model_store
-
-        return _model_info(model_store.import_model(path, name))
+        entry = self._store.import_model(path, name)
+        return _model_info(entry.name, entry.source)
 
     def remove(self, name: str) -> None:
-        from app.engine import model_store
-
-        model_store.remove_model(name)
+        self._store.remove_model(name)
 
     def providers(self) -> list[str]:
-        try:
-            from app.engine.sessions import available_providers
+        from app.engine.sessions import available_providers
 
-            return list(available_providers())
-        except ImportError:
-            return ["CPUExecutionProvider"]
+        return list(available_providers())
 
     def precision_support(self, provider: str | None) -> dict[Precision, str | None]:
-        cpu_only = "runs on the CPU only"
-        unsupported = {
-            "CUDAExecutionProvider": {Precision.INT8: cpu_only},
-            "DmlExecutionProvider": {Precision.INT8: cpu_only, Precision.INT4: cpu_only},
-            "CoreMLExecutionProvider": {Precision.INT8: cpu_only, Precision.INT4: cpu_only},
-        }.get(provider or "", {})
+        cpu_only = "8-bit dynamic quantization runs on the CPU provider only"
+        unsupported: dict[Precision, str] = {
+            "cpu": {},
+            "cuda": {Precision.INT8: cpu_only},
+            "directml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
+            "coreml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
+        }.get(provider or "cpu", {})
         return {p: unsupported.get(p) for p in Precision}
 
 
-def _model_info(model: Any) -> ModelInfo:
-    name = str(getattr(model, "name", model))
-    multilingual = bool(getattr(model, "multilingual", getattr(model, "is_multilingual", False)))
-    size = getattr(model, "size", "") or ""
-    return ModelInfo(name, multilingual, "multilingual" if multilingual else str(size))
+def _model_info(name: str, folder: Path) -> ModelInfo:
+    multilingual = _is_multilingual(folder, name)
+    return ModelInfo(name, multilingual, "multilingual" if multilingual else "English only")
+
+
+def _is_multilingual(folder: Path, name: str) -> bool:
+    """Multilingual Whisper vocabularies have 51865+ entries (English-only: 51864)."""
+    try:
+        if (folder / "vocabulary.txt").is_file():  # CTranslate2
+            with (folder / "vocabulary.txt").open(encoding="utf-8") as handle:
+                return sum(1 for _ in handle) >= 51865
+        vocab = json.loads((folder / "config.json").read_text(encoding="utf-8")).get("vocab_size")
+        if isinstance(vocab, int):  # Hugging Face
+            return vocab >= 51865
+    except (OSError, ValueError):
+        pass
+    return not name.endswith(".en")
 
 
 # --- files --------------------------------------------------------------------------------

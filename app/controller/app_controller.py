@@ -59,7 +59,13 @@ class AppController(QObject):
         self.dictation = DictationController(
             parts.dictation_factory, self.models, parts.history, self._dictation_request, self
         )
-        self.jobs = JobQueue(parts.engine_loader, parts.audio_decoder, self._file_request, self)
+        self.jobs = JobQueue(
+            parts.engine_loader,
+            parts.audio_decoder,
+            self._file_request,
+            before_load=self.models.wait_ready,
+            parent=self,
+        )
         self.jobs.job_finished.connect(self._save_file_transcript)
         self.dictation.history_changed.connect(self.history_changed)
 

@@ -82,10 +82,12 @@ class JobQueue(QObject):
         loader: EngineLoader,
         decoder: AudioDecoder,
         config: Callable[[], tuple[EngineConfig, DecodeOptions]],
+        before_load: Callable[[], object] = lambda: None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._loader = loader
+        self._before_load = before_load
         self._decoder = decoder
         self._config = config
         self._ids = itertools.count(1)
@@ -167,17 +169,20 @@ class JobQueue(QObject):
     def _collect(
         self, job: Job, engine: Engine, audio: NDArray[np.float32], options: DecodeOptions
     ) -> tuple[list[Segment], str]:
-        """Run the engine, updating progress and ETA as each segment arrives."""
+        """Run the engine, updating progress and ETA as it goes."""
         started = time.monotonic()
-        iterator, info = engine.transcribe(audio, options, job.cancel_token)
+
+        def progress(done_s: float, total_s: float) -> None:
+            job.done_s = min(done_s, job.total_s or total_s)
+            if job.done_s > 0 and job.total_s:
+                job.eta_s = (time.monotonic() - started) / job.done_s * (job.total_s - job.done_s)
+            self._set(job, JobState.TRANSCRIBING)
+
+        iterator, info = engine.transcribe(audio, options, job.cancel_token, progress)
         segments = []
         for segment in iterator:
             segments.append(segment)
-            job.done_s = min(segment.end, job.total_s or segment.end)
-            elapsed = time.monotonic() - started
-            if job.done_s > 0 and job.total_s:
-                job.eta_s = elapsed / job.done_s * (job.total_s - job.done_s)
-            self._set(job, JobState.TRANSCRIBING)
+            progress(segment.end, job.total_s or segment.end)
         job.cancel_token.raise_if_cancelled()
         return segments, info.language
 
@@ -186,6 +191,7 @@ class JobQueue(QObject):
         if self._engine is None or self._engine[0] != config:
             self._set(job, JobState.LOADING_MODEL)
             self._engine = None
+            self._before_load()  # let the main load convert first: conversions must not race
             self._engine = (config, self._loader(config))
         return self._engine[1]
 

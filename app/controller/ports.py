@@ -24,16 +24,24 @@ from app.engine.types import (
     TranscriptionInfo,
 )
 
+ProgressCallback = Callable[[float, float], None]
+"""(audio seconds done, audio seconds in total), called from the transcribing thread."""
+
 
 class Engine(Protocol):
     def transcribe(
-        self, audio: NDArray[np.float32], options: DecodeOptions, cancel: CancelToken | None = None
+        self,
+        audio: NDArray[np.float32],
+        options: DecodeOptions,
+        cancel: CancelToken | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> tuple[Iterator[Segment], TranscriptionInfo]: ...
 
 
 @dataclass(frozen=True)
 class EngineConfig:
-    """What to load. `model` None = the bundled default; `provider` None = best available."""
+    """What to load. `model` None = the bundled default; `provider` is a short name ("cpu",
+    "cuda", ...), None = the CPU."""
 
     model: str | None
     precision: Precision

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -93,7 +93,7 @@ class JobRow(QFrame):
         self.update_job(job)
 
     def _button(
-        self, icon_name: str, name: str, signal: Signal, text: str = ""
+        self, icon_name: str, name: str, signal: SignalInstance, text: str = ""
     ) -> QToolButton:
         button = QToolButton(self)
         button.setIcon(icon(icon_name, self.palette().color(QPalette.ColorRole.ButtonText)))

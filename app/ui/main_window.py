@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -200,11 +200,11 @@ class MainWindow(QMainWindow):
 
     # --- Qt events -------------------------------------------------------------------
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt override)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt override)
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
@@ -212,14 +212,14 @@ class MainWindow(QMainWindow):
             if not added:
                 self.statusBar().showMessage("No audio or video files in what was dropped", 4000)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and self.isWindow():
             app = QGuiApplication.instance()
             if app is not None and hasattr(app, "setStyleSheet"):
                 apply_theme(app)  # type: ignore[arg-type]
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+    def closeEvent(self, event: QCloseEvent) -> None:
         tray_ok = self.tray is not None and self.tray.available
         if not self.quitting and tray_ok and self.controller.settings.window.close_to_tray:
             event.ignore()
@@ -240,11 +240,11 @@ class MainWindow(QMainWindow):
         store = QSettings()
         geometry, state = store.value("window/geometry"), store.value("window/state")
         if geometry is not None:
-            self.restoreGeometry(geometry)  # type: ignore[arg-type]
+            self.restoreGeometry(geometry)
         else:
             self.resize(1040, 680)
         if state is not None:
-            self.restoreState(state)  # type: ignore[arg-type]
+            self.restoreState(state)
 
     def _save_geometry(self) -> None:
         store = QSettings()

@@ -26,7 +26,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
             act.setIcon(icon(icon_name, color))
         if shortcut:
             act.setShortcut(QKeySequence(shortcut))
-        act.triggered.connect(slot)  # type: ignore[arg-type]
+        act.triggered.connect(slot)
         actions[key] = act
         return act
 

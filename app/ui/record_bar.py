@@ -62,7 +62,7 @@ class LevelMeter(QWidget):
             self._decay.stop()
         self.update()
 
-    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+    def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)

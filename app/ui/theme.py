@@ -48,7 +48,7 @@ def style_sheet(palette: QPalette) -> str:
     QLabel#jobStatus[error="true"] {{ color: {ERROR}; }}
     QFrame#jobRow {{ background: {card}; border: 1px solid {border}; border-radius: 8px; }}
     QWidget#recordBar {{ border-bottom: 1px solid {border}; }}
-    QTextEdit#transcript {{ background: {base}; border: none; }}
+    QTextEdit#transcript {{ background: {base.name()}; border: none; }}
     QProgressBar {{ background: {border}; border: none; border-radius: 3px; }}
     QProgressBar::chunk {{ background: {ACCENT}; border-radius: 3px; }}
     QStatusBar QLabel {{ color: {muted}; padding: 0 8px; }}

@@ -87,7 +87,7 @@ class TranscriptView(QTextEdit):
         fmt.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
         return fmt
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             text, tentative = self._committed, self._tentative
