@@ -27,6 +27,7 @@ from av.audio.resampler import AudioResampler
 from av.audio.stream import AudioStream
 from av.container import InputContainer
 from av.error import FFmpegError
+from av.packet import Packet
 
 SAMPLE_RATE = 16_000
 """Default output rate, samples per second (Whisper's input rate)."""
@@ -59,7 +60,8 @@ def decode_audio(path: str | os.PathLike[str], sample_rate: int = SAMPLE_RATE) -
     """Decode the first audio track of `path` to mono float32.
 
     Returns shape [n_samples], dtype float32, values nominally in [-1, 1], at `sample_rate` Hz.
-    A file that is damaged part way (a truncated mp3) returns the audio before the damage.
+    Damaged parts are skipped with a logged warning; a truncated file (an mp3 cut short)
+    returns the audio before the cut.
     Raises `AudioDecodeError` when the file is missing, a folder, empty, not a media file, has
     no audio track, or holds no decodable audio.
     """
@@ -76,8 +78,8 @@ def iter_audio_chunks(
 
     Every chunk has round(chunk_s * sample_rate) samples except the last, which may be shorter
     (never empty). Only about one chunk is held at a time, so long files stream in bounded
-    memory. Errors are raised as `AudioDecodeError` on the first `next()` (or later, for a
-    file whose damage is found part way and which yielded nothing).
+    memory. Errors are raised as `AudioDecodeError` by `next()`: bad paths and unreadable
+    files on the first call, a track that turns out to hold no audio once that is known.
     """
     chunk_len = round(chunk_s * sample_rate)
     if chunk_len <= 0:
@@ -120,6 +122,8 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
 
 def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Iterator[Samples]:
     """Yield mono float32 blocks (one per decoded frame, any length) at `sample_rate`."""
+    if sample_rate <= 0:
+        raise ValueError(f"sample_rate must be positive, got {sample_rate}")
     _check_path(path)
     n_samples = 0
     with _open_container(path) as container:
@@ -127,8 +131,8 @@ def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Iterator[S
             raise AudioDecodeError(path, "it has no audio track")
         stream = container.streams.audio[0]
         resampled = _MonoResampler(sample_rate)
-        frames = _FrameSource(container, stream)
-        for frame in frames:
+        problems: list[FFmpegError] = []
+        for frame in _decoded_frames(container, stream, problems):
             for block in resampled.push(frame):
                 n_samples += block.size
                 yield block
@@ -136,68 +140,45 @@ def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Iterator[S
             n_samples += block.size
             yield block
         if n_samples == 0:
-            raise AudioDecodeError(path, _reason_for_no_samples(frames))
-        if frames.errors:
+            raise AudioDecodeError(path, _reason_for_no_samples(problems))
+        if problems:
             _log.warning(
-                "%s is damaged: kept the first %.2f s that decoded (%s)",
+                "%s is damaged: decoded %.2f s, skipped %d bad part(s); last error: %s",
                 _display_name(os.fspath(path)),
                 n_samples / sample_rate,
-                frames.last_error,
+                len(problems),
+                problems[-1],
             )
 
 
-class _FrameSource(Iterator[AudioFrame]):
-    """Iterates the decoded frames of one stream, skipping packets the decoder rejects.
+def _decoded_frames(
+    container: InputContainer, stream: AudioStream, problems: list[FFmpegError]
+) -> Iterator[AudioFrame]:
+    """The decoded frames of `stream`, skipping packets the decoder rejects.
 
-    A demuxer error (data cut short, garbage) ends the stream early: what decoded before it
-    is kept. `errors` counts problems; `last_error` is the last one.
+    A demuxer error (data cut short, garbage) ends the stream early, after flushing what the
+    decoder holds: the audio before it is kept. Every error is appended to `problems`.
     """
-
-    def __init__(self, container: InputContainer, stream: AudioStream) -> None:
-        self._packets = container.demux(stream)
-        self._stream = stream
-        self._pending: list[AudioFrame] = []
-        self._done = False
-        self.errors = 0
-        self.last_error: FFmpegError | None = None
-
-    def __next__(self) -> AudioFrame:
-        while not self._pending:
-            if self._done:
-                raise StopIteration
-            self._pending = self._next_frames()
-        return self._pending.pop(0)
-
-    def _next_frames(self) -> list[AudioFrame]:
+    packets = container.demux(stream)
+    while True:
+        packet: Packet[AudioStream] | None
         try:
-            packet = next(self._packets)
+            packet = next(packets)
         except StopIteration:
-            self._done = True
-            return []
+            return
         except FFmpegError as error:
-            self._note(error)
-            self._done = True
-            return self._flush_decoder()
+            problems.append(error)
+            packet = None
         try:
-            return list(packet.decode())
+            yield from packet.decode() if packet else stream.codec_context.decode(None)
         except FFmpegError as error:
-            self._note(error)
-            return []
-
-    def _flush_decoder(self) -> list[AudioFrame]:
-        try:
-            return list(self._stream.codec_context.decode(None))
-        except FFmpegError as error:
-            self._note(error)
-            return []
-
-    def _note(self, error: FFmpegError) -> None:
-        self.errors += 1
-        self.last_error = error
+            problems.append(error)
+        if packet is None:
+            return
 
 
-def _reason_for_no_samples(frames: _FrameSource) -> str:
-    if frames.errors:
+def _reason_for_no_samples(problems: list[FFmpegError]) -> str:
+    if problems:
         return "the file is damaged or truncated; no audio could be decoded"
     return "the audio track is empty (zero length)"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soxr
-from conftest import RATE, SOURCE_CLIP, write_video
+from media_fixtures import RATE, SOURCE_CLIP, Encoding, write_audio, write_video
 
 from app.audio.file_decoder import (
     AudioDecodeError,
@@ -236,3 +236,22 @@ def test_error_message_for_a_user(tmp_path: Path) -> None:
     assert str(error).startswith("Cannot read audio from '")
     assert error.path.endswith("meeting notes.m4a")
     assert error.reason == "no such file"
+
+
+def test_mp3s_joined_with_cat_decode_across_the_change_of_rate_and_channels(
+    tmp_path: Path, source_clip: np.ndarray
+) -> None:
+    """`cat a.mp3 b.mp3` (22.05 kHz mono, then 44.1 kHz stereo): a plain PyAV decode loop
+    raises at the join; the decoder skips the bad packet and keeps both parts."""
+    first = write_audio(tmp_path / "a.mp3", source_clip, Encoding(".mp3", "libmp3lame", 22_050))
+    second_enc = Encoding(".mp3", "libmp3lame", 44_100, (1.0, 1.0))
+    second = write_audio(tmp_path / "b.mp3", source_clip, second_enc)
+    joined = tmp_path / "joined_parts.mp3"
+    joined.write_bytes(first.read_bytes() + second.read_bytes())
+
+    decoded = decode_audio(joined)
+
+    n = len(source_clip)
+    assert abs(len(decoded) - 2 * n) <= 0.1 * RATE
+    _, corr_second = best_alignment(decoded[-n:], source_clip)
+    assert corr_second >= 0.98
