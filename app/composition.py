@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +28,9 @@ from app.controller.ports import (
 from app.engine.types import Precision
 from app.settings.history import HistoryStore
 from app.settings.store import SettingsStore
+
+if TYPE_CHECKING:
+    from app.engine.formats import TranscriptMeta
 
 
 def build_parts(
@@ -129,21 +132,21 @@ def decode_audio(path: Path) -> NDArray[np.float32]:
 
 
 class TranscriptExporter:
+    """TXT / SRT / VTT / JSON through the engine's formats module."""
+
     def render(self, fmt: str, transcript: FileTranscript) -> str:
         from app.engine.formats import render
 
-        return str(render(fmt, transcript.segments, _meta(transcript)))
+        return render(fmt, transcript.segments, _meta(transcript))
 
-    def write(self, fmt: str, transcript: FileTranscript, output_dir: Path) -> Path:
+    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
         from app.engine.formats import write_transcript
 
-        path = write_transcript(
-            fmt, transcript.segments, _meta(transcript), output_dir, transcript.path.stem
-        )
-        return Path(path)
+        stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
+        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem)
 
 
-def _meta(transcript: FileTranscript) -> Any:
+def _meta(transcript: FileTranscript) -> TranscriptMeta:
     from app.engine.formats import TranscriptMeta
 
     return TranscriptMeta(
@@ -151,7 +154,9 @@ def _meta(transcript: FileTranscript) -> Any:
         model=transcript.model,
         precision=transcript.precision,
         language=transcript.language,
+        language_probability=transcript.language_probability,
         duration_s=transcript.duration_s,
+        timings=transcript.timings,
     )
 
 

@@ -130,8 +130,8 @@ class AppController(QObject):
     def render(self, fmt: str, transcript: FileTranscript) -> str:
         return self.parts.exporter.render(fmt, transcript)
 
-    def export(self, fmt: str, transcript: FileTranscript, output_dir: Path) -> Path:
-        return self.parts.exporter.write(fmt, transcript, output_dir)
+    def export(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+        return self.parts.exporter.write(fmt, transcript, target)
 
     def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, float]:
         source = AudioSource(device=self.settings.dictation.input_device)

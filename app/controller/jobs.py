@@ -27,7 +27,14 @@ from app.controller.ports import (
     LoadedEngine,
 )
 from app.controller.states import JobState
-from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken, DecodeOptions, Segment
+from app.engine.types import (
+    SAMPLE_RATE,
+    CancelledError,
+    CancelToken,
+    DecodeOptions,
+    Segment,
+    TranscriptionInfo,
+)
 
 MEDIA_SUFFIXES = frozenset(
     {
@@ -154,21 +161,23 @@ class JobQueue(QObject):
         loaded = self._engine_for(job, engine_config)
         job.cancel_token.raise_if_cancelled()
         self._set(job, JobState.TRANSCRIBING)
-        segments, language = self._collect(job, loaded.engine, audio, options)
+        segments, info = self._collect(job, loaded.engine, audio, options)
         job.transcript = FileTranscript(
             path=job.path,
             segments=segments,
-            language=language,
+            language=info.language,
             duration_s=job.total_s,
             model=loaded.description.model,
             precision=loaded.description.precision,
+            language_probability=info.language_probability,
+            timings=info.timings,
         )
         job.done_s = job.total_s
         self._set(job, JobState.DONE)
 
     def _collect(
         self, job: Job, engine: Engine, audio: NDArray[np.float32], options: DecodeOptions
-    ) -> tuple[list[Segment], str]:
+    ) -> tuple[list[Segment], TranscriptionInfo]:
         """Run the engine, updating progress and ETA as it goes."""
         started = time.monotonic()
 
@@ -184,7 +193,7 @@ class JobQueue(QObject):
             segments.append(segment)
             progress(segment.end, job.total_s or segment.end)
         job.cancel_token.raise_if_cancelled()
-        return segments, info.language
+        return segments, info
 
     def _engine_for(self, job: Job, config: EngineConfig) -> LoadedEngine:
         """Files run on their own engine instance so they never block live dictation."""

@@ -21,6 +21,7 @@ from app.engine.types import (
     DecodeOptions,
     Precision,
     Segment,
+    Timings,
     TranscriptionInfo,
 )
 
@@ -171,13 +172,16 @@ DurationProbe = Callable[[Path], float | None]
 
 @dataclass
 class FileTranscript:
+    """A finished file job. `duration_s` is the audio length in seconds."""
+
     path: Path
     segments: list[Segment]
     language: str
     duration_s: float
     model: str
     precision: str
-    extra: dict[str, object] = field(default_factory=dict)
+    language_probability: float = 1.0
+    timings: Timings = field(default_factory=Timings)
 
     @property
     def text(self) -> str:
@@ -190,4 +194,6 @@ EXPORT_FORMATS: Sequence[str] = ("txt", "srt", "vtt", "json")
 class TranscriptExporter(Protocol):
     def render(self, fmt: str, transcript: FileTranscript) -> str: ...
 
-    def write(self, fmt: str, transcript: FileTranscript, output_dir: Path) -> Path: ...
+    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+        """Write atomically to `target` (`.fmt` added if missing); raises with a message."""
+        ...

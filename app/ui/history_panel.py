@@ -5,14 +5,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.settings.history import EntryKind, HistoryEntry, HistoryStore
 
 Confirm = Callable[[QWidget, str], bool]
+AnyIndex = QModelIndex | QPersistentModelIndex
 
 
 def when(timestamp: float, now: float | None = None) -> str:
@@ -35,11 +41,63 @@ def when(timestamp: float, now: float | None = None) -> str:
 
 
 def entry_label(entry: HistoryEntry) -> str:
+    """Two lines: what it is and when, then the start of its text (also the accessible text)."""
     preview = " ".join(entry.text.split())
-    if len(preview) > 90:
-        preview = preview[:88].rstrip() + "…"
+    if len(preview) > 140:
+        preview = preview[:138].rstrip() + "…"
     kind = "Dictation" if entry.kind == EntryKind.DICTATION else entry.title
     return f"{kind} · {when(entry.created)}\n{preview or '(no text)'}"
+
+
+class EntryDelegate(QStyledItemDelegate):
+    """Paints an entry as a bold title line over a muted, elided preview."""
+
+    PREVIEW_LINES = 2
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        title, _, preview = str(index.data(Qt.ItemDataRole.DisplayRole)).partition("\n")
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = opt.rect.adjusted(10, 7, -10, -7)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        bold = QFont(opt.font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(opt.palette.color(text_role))
+        line = QFontMetrics(bold).height()
+        painter.drawText(rect.x(), rect.y(), rect.width(), line, Qt.AlignmentFlag.AlignLeft,
+                         QFontMetrics(bold).elidedText(title, Qt.TextElideMode.ElideRight, rect.width()))
+        painter.setFont(opt.font)
+        muted = opt.palette.color(text_role if selected else QPalette.ColorRole.PlaceholderText)
+        painter.setPen(muted)
+        body = rect.adjusted(0, line + 3, 0, 0)
+        painter.drawText(body, int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
+                         _elide_lines(preview, QFontMetrics(opt.font), body.width(), self.PREVIEW_LINES))
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        metrics = QFontMetrics(option.font)
+        return QSize(200, 14 + metrics.height() * (1 + self.PREVIEW_LINES) + 5)
+
+
+def _elide_lines(text: str, metrics: QFontMetrics, width: int, lines: int) -> str:
+    """At most `lines` wrapped lines of `text`, the last one elided when text remains."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = metrics.elidedText(f"{out[-1]} {' '.join(words)}", Qt.TextElideMode.ElideRight, width)
+    return "\n".join(out)
 
 
 class HistoryPanel(QWidget):
@@ -56,9 +114,9 @@ class HistoryPanel(QWidget):
         self.search.setClearButtonEnabled(True)
         self.list = QListWidget(self)
         self.list.setAccessibleName("Saved transcripts")
-        self.list.setWordWrap(True)
-        self.list.setAlternatingRowColors(False)
-        self.list.setSpacing(2)
+        self.list.setItemDelegate(EntryDelegate(self.list))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.open_button = QPushButton("Open", self)
         self.open_button.setAccessibleName("Open selected transcript")
         self.delete_button = QPushButton("Delete", self)

@@ -157,6 +157,7 @@ class JobsPanel(QWidget):
     """Lists the jobs of the controller's queue; hidden while there are none."""
 
     open_transcript = Signal(str, str)  # title, text
+    became_visible = Signal()
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -204,7 +205,9 @@ class JobsPanel(QWidget):
         row.remove_requested.connect(self._remove)
         self.rows[job.id] = row
         self.list_layout.insertWidget(self.list_layout.count() - 1, row)
-        self.setVisible(True)
+        if not self.isVisible():
+            self.setVisible(True)
+            self.became_visible.emit()
         self._summarise()
 
     def _on_changed(self, job: Job) -> None:
@@ -237,11 +240,17 @@ class JobsPanel(QWidget):
         if not target:
             return
         try:
-            Path(target).write_text(self.controller.render(fmt, transcript), encoding="utf-8")
-        except OSError as exc:
-            self.rows[job_id].status.setText(f"Could not save {Path(target).name}: {exc.strerror}")
+            written = self.controller.export(fmt, transcript, Path(target))
+        except Exception as exc:  # ExportError and friends carry a one-line message
+            self._say(job_id, str(exc), error=True)
             return
-        self.rows[job_id].status.setText(f"Saved {Path(target).name}")
+        self._say(job_id, f"Saved {written.name} in {written.parent}")
+
+    def _say(self, job_id: int, text: str, error: bool = False) -> None:
+        row = self.rows[job_id]
+        row.status.setText(text)
+        row.status.setProperty("error", error)
+        row.status.style().polish(row.status)
 
     def _remove(self, job_id: int) -> None:
         self.controller.jobs.remove(job_id)

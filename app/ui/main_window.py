@@ -29,7 +29,7 @@ from app.ui.record_bar import RecordBar
 from app.ui.theme import apply_theme
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
-from app.ui.widgets import NoticeBar, TextViewer
+from app.ui.widgets import NoticeBar, TextViewer, provider_label
 
 QuitQuestion = Callable[[QWidget], bool]
 
@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.transcript.setObjectName("transcript")
         self.transcript.setAcceptDrops(False)  # drops go to the window: they are files
         self.jobs_panel = JobsPanel(self.controller, self)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.transcript)
         splitter.addWidget(self.jobs_panel)
         splitter.setStretchFactor(0, 3)
@@ -88,7 +88,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
 
     def _build_status_bar(self) -> None:
-        self.model_label = QLabel("Model: loading…", self)
+        self.model_label = QLabel("Loading model…", self)
         self.precision_label = QLabel(self)
         self.provider_label = QLabel(self)
         self.latency_label = QLabel(self)
@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.history_panel.open_entry.connect(self.show_text)
         self.jobs_panel.open_transcript.connect(self.show_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)
+        self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
         if self.tray is not None:
             self.tray.toggle_record.connect(c.dictation.toggle)
             self.tray.show_window.connect(self.bring_to_front)
@@ -138,20 +139,24 @@ class MainWindow(QMainWindow):
                 self.record_bar.set_state(RecordState.LOADING_MODEL, "Dictation is ready in a moment")
 
     def _on_model_loaded(self, description: EngineDescription) -> None:
-        self.model_label.setText(f"Model: {description.model}")
-        self.precision_label.setText(description.precision)
-        self.provider_label.setText(description.provider.removesuffix("ExecutionProvider"))
+        self.model_label.setText(f"Model {description.model}")
+        self.precision_label.setText(f"Precision {description.precision}")
+        self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
         if description.note:
             self.notice.show_message(description.note)
         if self.controller.dictation.state == RecordState.IDLE:
             self.record_bar.set_state(RecordState.IDLE, "")
 
     def _on_model_failed(self, message: str) -> None:
-        self.model_label.setText("Model: not loaded")
+        self.model_label.setText("No model loaded")
         self.record_bar.set_state(RecordState.ERROR, message)
 
     def _on_latency(self, ms: float) -> None:
         self.latency_label.setText(f"Last commit {ms:.0f} ms")
+
+    def _make_room_for_jobs(self) -> None:
+        total = sum(self.splitter.sizes())
+        self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
     def _refresh_devices(self) -> None:
         self.record_bar.set_devices(

@@ -34,6 +34,7 @@ from app.controller.ports import ModelInfo
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS, Settings
 from app.ui.languages import LANGUAGES
+from app.ui.widgets import provider_label
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -99,9 +100,10 @@ class SettingsDialog(QDialog):
         self.precision.setAccessibleName("Precision")
         self.provider = QComboBox(tab)
         self.provider.setAccessibleName("Execution provider")
-        self.provider.addItem("Best available", None)
+        self.provider.addItem("CPU (default)", None)
         for name in self.controller.parts.catalog.providers():
-            self.provider.addItem(name.removesuffix("ExecutionProvider"), name)
+            if name != "cpu":
+                self.provider.addItem(provider_label(name), name)
         self._select(self.provider, self.settings.model.provider)
         self.provider.currentIndexChanged.connect(lambda _i: self._fill_precisions())
         buttons = QHBoxLayout()

@@ -36,7 +36,7 @@ def style_sheet(palette: QPalette) -> str:
         padding: 0 22px; font-size: 15px; font-weight: 600;
     }}
     QPushButton#recordButton:hover {{ background: {_mix(QColor(ACCENT), QColor("white"), 0.12)}; }}
-    QPushButton#recordButton:focus {{ border: 2px solid {_mix(QColor(ACCENT), text, 0.5)}; }}
+    QPushButton#recordButton:focus {{ border: 3px solid {_mix(QColor(ACCENT), window, 0.55)}; }}
     QPushButton#recordButton[recording="true"] {{ background: {RECORDING}; }}
     QPushButton#recordButton:disabled {{ background: {muted}; }}
     QLabel#stateTitle {{ font-size: 15px; font-weight: 600; }}

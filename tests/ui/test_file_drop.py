@@ -55,3 +55,17 @@ def test_drop_good_and_broken_file(qtbot, parts, tmp_path: Path) -> None:
     assert normalized(QApplication.clipboard().text()) == normalized(transcript.text)
     titles = [window.history_panel.list.item(i).text() for i in range(window.history_panel.list.count())]
     assert len(titles) == 1 and titles[0].startswith("espeak_weather.wav")
+
+    # Export SRT: the native save dialog is replaced by the path a user would pick (a modal
+    # file dialog cannot be clicked through offscreen); the writing is the real exporter's.
+    target = tmp_path / "exports" / "weather.srt"
+    target.parent.mkdir()
+    panel.save_as = lambda _parent, suggested, fmt: (
+        str(target) if suggested.endswith("espeak_weather.srt") and fmt == "srt" else ""
+    )
+    srt_action = next(a for a in good_row.export_button.menu().actions() if a.text().startswith("SRT"))
+    srt_action.trigger()
+    srt = target.read_text()
+    assert srt.startswith("1\n00:00:0") and " --> " in srt
+    assert "sunny" in srt
+    assert good_row.status.text() == f"Saved weather.srt in {target.parent}"

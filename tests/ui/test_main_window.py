@@ -39,8 +39,8 @@ def test_window_shows_before_the_model_is_loaded(qtbot, parts) -> None:
     wait_model_ready(qtbot, window)
     assert window.record_bar.title.text() == "Ready"
     assert window.record_bar.button.text() == "Record"
-    assert window.model_label.text() == "Model: tiny.en"
-    assert window.provider_label.text() == "cpu"
+    assert window.model_label.text() == "Model tiny.en"
+    assert window.provider_label.text() == "Runs on CPU"
 
 
 def spoken_name(widget: QWidget) -> str:

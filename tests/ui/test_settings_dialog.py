@@ -17,7 +17,7 @@ from app.ui.settings_dialog import SettingsDialog
 def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
-    assert window.precision_label.text() == "fp32"  # auto on this CPU, as the engine decided
+    assert window.precision_label.text() == "Precision fp32"  # auto on this CPU, as the engine decided
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
     assert dialog.model_list.currentItem().text().startswith("tiny.en")
@@ -30,7 +30,7 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
         assert window.model_label.text().startswith("Loading")  # reload runs behind the window
     assert loaded.args[0].precision == "int8"
-    assert window.precision_label.text() == "int8"
+    assert window.precision_label.text() == "Precision int8"
 
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["model"]["precision"] == "int8"
