@@ -63,19 +63,16 @@ class EntryDelegate(QStyledItemDelegate):
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         rect = opt.rect.adjusted(10, 7, -10, -7)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         painter.save()
         bold = QFont(opt.font)
         bold.setBold(True)
         painter.setFont(bold)
-        painter.setPen(opt.palette.color(text_role))
+        painter.setPen(opt.palette.color(QPalette.ColorRole.Text))  # selection is a light tint
         line = QFontMetrics(bold).height()
         painter.drawText(rect.x(), rect.y(), rect.width(), line, Qt.AlignmentFlag.AlignLeft,
                          QFontMetrics(bold).elidedText(title, Qt.TextElideMode.ElideRight, rect.width()))
         painter.setFont(opt.font)
-        muted = opt.palette.color(text_role if selected else QPalette.ColorRole.PlaceholderText)
-        painter.setPen(muted)
+        painter.setPen(opt.palette.color(QPalette.ColorRole.PlaceholderText))
         body = rect.adjusted(0, line + 3, 0, 0)
         painter.drawText(body, int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
                          _elide_lines(preview, QFontMetrics(opt.font), body.width(), self.PREVIEW_LINES))

@@ -8,10 +8,10 @@ import wave
 from pathlib import Path
 
 import numpy as np
+from gui_helpers import CLIPS, DATA, normalized, open_window
 
 from app.audio.file_decoder import decode_audio
 from app.controller.states import JobState
-from gui_helpers import CLIPS, DATA, normalized, open_window
 
 
 def long_recording(path: Path, seconds: float = 75.0) -> Path:

@@ -1,0 +1,87 @@
+"""Dictation in the window, through the real dictation worker with a replayed clip as the
+audio source (the same ring buffer and worker the microphone feeds) and the real tiny.en."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
+
+from app.controller.app_controller import AppController
+from app.controller.ports import AudioSource
+from app.controller.states import RecordState
+from app.settings.history import HistoryStore
+from app.ui.main_window import MainWindow
+
+CLIP = "espeak_meeting.wav"
+EXPECTED = normalized(CLIPS[CLIP]["text"])
+
+
+def dictate(qtbot, window: MainWindow, clip: Path, realtime: bool = False) -> list[tuple[str, str]]:
+    """Click Record with `clip` replayed as the microphone; returns what the view showed
+    (committed, tentative) after every update, until the session is over."""
+    seen: list[tuple[str, str]] = []
+    view, dictation = window.transcript, window.controller.dictation
+    snapshot = lambda *_: seen.append((view.committed_text, view.tentative_text))  # noqa: E731
+    dictation.committed.connect(snapshot)
+    dictation.tentative.connect(snapshot)
+    dictation.source_override = AudioSource(replay_file=clip, realtime=realtime)
+    window.record_bar.button.click()
+    return seen
+
+
+def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    states: list[RecordState] = []
+    window.controller.dictation.state_changed.connect(lambda state, _reason: states.append(state))
+
+    seen = dictate(qtbot, window, DATA / CLIP)
+    assert window.record_bar.button.text() == "Stop"
+    qtbot.waitUntil(lambda: window.controller.dictation.state == RecordState.IDLE, timeout=120_000)
+
+    assert normalized(window.transcript.committed_text) == EXPECTED
+    assert window.transcript.tentative_text == ""
+    assert window.transcript.toPlainText() == window.transcript.committed_text
+    # grey tentative words were on screen before all of the sentence was committed
+    early = [(c, t) for c, t in seen if t.strip() and normalized(c) != EXPECTED]
+    assert early, f"no tentative text was shown before the commit: {seen}"
+    assert states[0] == RecordState.LISTENING and RecordState.HEARING_SPEECH in states
+    assert window.record_bar.title.text() == "Ready" and window.record_bar.button.text() == "Record"
+    assert window.latency_label.text().startswith("Last commit ")
+
+    # the dictation is in the history, and still there after a restart (a new store, same file)
+    window.close()
+    reopened = dataclasses.replace(parts, history=HistoryStore(parts.history.path))
+    restarted = MainWindow(AppController(reopened))
+    qtbot.addWidget(restarted)
+    panel = restarted.history_panel
+    assert panel.list.count() == 1
+    assert panel.list.item(0).text().startswith("Dictation · Today")
+    panel.search.setText("thursday afternoon")
+    panel.refresh()
+    assert panel.list.count() == 1
+    panel.list.setCurrentRow(0)
+    with qtbot.waitSignal(panel.open_entry) as opened:
+        panel.open_button.click()
+    assert normalized(opened.args[1]) == EXPECTED
+    panel.search.setText("no such words")
+    panel.refresh()
+    assert panel.list.count() == 0
+
+
+def test_closing_while_dictating_asks_first(qtbot, parts) -> None:
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    asked: list[bool] = []
+    window.confirm_quit = lambda _parent: asked.append(True) or False  # the user says "No"
+    dictate(qtbot, window, DATA / CLIP, realtime=True)
+    assert window.controller.dictation.active
+
+    window.close()
+    assert asked == [True]
+    assert window.isVisible() and window.controller.dictation.active
+
+    window.controller.dictation.cancel()
+    assert window.record_bar.button.text() == "Record"
