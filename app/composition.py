@@ -7,6 +7,7 @@ off the GUI thread for model loading, so the window appears before they are paid
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -163,16 +164,14 @@ def _meta(transcript: FileTranscript) -> TranscriptMeta:
 # --- live dictation -----------------------------------------------------------------------
 
 
-def open_dictation(request: DictationRequest, emit: Any) -> DictationSession:
-    from app.controller.live import open_live_session
+def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], None]) -> DictationSession:
+    """A live session on the real worker: microphone capture, or a file replayed into it."""
+    from app.controller.live import LiveSession
 
-    return open_live_session(request, emit)
+    return LiveSession(request, emit)
 
 
 def list_input_devices() -> list[InputDevice]:
-    from app.audio import capture
+    from app.audio.capture import list_input_devices as real_list
 
-    return [InputDevice(d.name, bool(getattr(d, "is_default", False))) for d in capture.list_input_devices()]
-
-
-__all__ = ["DictationEvent", "build_parts"]
+    return [InputDevice(d.name, d.is_default) for d in real_list()]

@@ -1,0 +1,97 @@
+"""Adapts the Qt-free dictation worker (app.dictation) to the controller's session port."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import numpy as np
+
+from app.audio.capture import CaptureOptions, MicrophoneCapture
+from app.audio.file_decoder import decode_audio
+from app.audio.replay import ReplayOptions, ReplaySource
+from app.audio.vad import VadOptions
+from app.controller.ports import (
+    AudioSource,
+    DictationEvent,
+    DictationEventKind,
+    DictationRequest,
+)
+from app.dictation.events import DictationEvent as WorkerEvent
+from app.dictation.events import EventType
+from app.dictation.policy import PolicyOptions, streaming_decode_options
+from app.dictation.worker import DictationOptions, DictationWorker
+from app.engine.types import SAMPLE_RATE
+
+LEVEL_WINDOW_S = 0.05
+"""The level meter shows the peak of the newest 50 ms of audio."""
+
+_KINDS = {
+    EventType.TENTATIVE: DictationEventKind.TENTATIVE,
+    EventType.COMMIT: DictationEventKind.COMMIT,
+    EventType.FINAL: DictationEventKind.FINAL,
+    EventType.ERROR: DictationEventKind.ERROR,
+    EventType.SUMMARY: DictationEventKind.ENDED,
+}
+
+
+def vad_threshold(sensitivity: float) -> float:
+    """Sensitivity 0..1 (higher hears quieter speech) -> Silero speech probability threshold."""
+    return float(min(0.8, max(0.2, 0.8 - 0.6 * sensitivity)))
+
+
+class LiveSession:
+    """One dictation session on the real worker; events go to `emit` from its thread."""
+
+    def __init__(self, request: DictationRequest, emit: Callable[[DictationEvent], None]) -> None:
+        self._emit = emit
+        self._source = open_source(request.source)
+        decode = dataclasses.replace(
+            streaming_decode_options(request.options.language),
+            task=request.options.task,
+            initial_prompt=request.options.initial_prompt,
+        )
+        options = DictationOptions(
+            policy=PolicyOptions(decode=decode),
+            vad=VadOptions(threshold=vad_threshold(request.vad_sensitivity)),
+            realtime=request.source.replay_file is None or request.source.realtime,
+        )
+        self._worker = DictationWorker(self._source, request.engine, self._forward, options)
+
+    def start(self) -> None:
+        self._worker.start()
+
+    def stop(self) -> None:
+        self._worker.stop()
+
+    def cancel(self) -> None:
+        self._worker.cancel()
+
+    def level(self) -> float:
+        ring = self._source.ring
+        try:
+            end = ring.written
+            start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
+            block = ring.read(start, end) if end > start else np.zeros(0, np.float32)
+        except Exception:  # the worker released that audio meanwhile: skip one frame
+            return 0.0
+        return float(np.max(np.abs(block))) if block.size else 0.0
+
+    def _forward(self, event: WorkerEvent) -> None:
+        self._emit(
+            DictationEvent(
+                kind=_KINDS[event.type],
+                text=event.text,
+                utterance=event.utterance,
+                audio_start_s=event.audio_start_s,
+                audio_end_s=event.audio_end_s,
+                latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
+            )
+        )
+
+
+def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
+    if source.replay_file is not None:
+        audio = decode_audio(source.replay_file)
+        return ReplaySource(audio, SAMPLE_RATE, ReplayOptions(realtime=source.realtime, lead_silence_s=0.3))
+    return MicrophoneCapture(CaptureOptions(device=source.device))
