@@ -59,7 +59,11 @@ class LiveSession:
         self._worker = DictationWorker(self._source, request.engine, self._forward, options)
 
     def start(self) -> None:
-        self._worker.start()
+        try:
+            self._worker.start()
+        except Exception:  # the microphone would not start: do not leave the worker waiting
+            self._worker.cancel()
+            raise
 
     def stop(self) -> None:
         self._worker.stop()

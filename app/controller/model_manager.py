@@ -74,7 +74,10 @@ class ModelManager(QObject):
             error = ""
         except Exception as exc:  # any loader failure becomes a message, never a crash
             result, error = None, _describe_load_error(config, exc)
-        self._finished.emit(generation, result, error, time.perf_counter() - started)
+        try:
+            self._finished.emit(generation, result, error, time.perf_counter() - started)
+        except RuntimeError:
+            pass  # the app closed while the model was loading
 
     def _on_finished(self, generation: int, result: object, error: str, seconds: float) -> None:
         if generation != self._generation:

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -24,7 +25,7 @@ from app.controller.states import ModelState, RecordState
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
-from app.ui.menus import build_menus
+from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.theme import apply_theme
 from app.ui.transcript_view import TranscriptView
@@ -219,10 +220,11 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and self.isWindow():
-            app = QGuiApplication.instance()
-            if app is not None and hasattr(app, "setStyleSheet"):
-                apply_theme(app)  # type: ignore[arg-type]
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "actions_"):
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                apply_theme(app)
+            retint_icons(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         tray_ok = self.tray is not None and self.tray.available

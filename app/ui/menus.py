@@ -24,6 +24,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
         act = QAction(text, window)
         if icon_name:
             act.setIcon(icon(icon_name, color))
+            act.setProperty("iconName", icon_name)
         if shortcut:
             act.setShortcut(QKeySequence(shortcut))
         act.triggered.connect(slot)
@@ -45,6 +46,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     history.setText("&History")
     history.setShortcut(QKeySequence("Ctrl+H"))
     history.setIcon(icon("history", color))
+    history.setProperty("iconName", "history")
     actions["history"] = history
 
     bar = window.menuBar()
@@ -86,3 +88,12 @@ def _about(window: QWidget) -> None:
         f"<h3>Earshot {__version__}</h3><p>Offline dictation and transcription with Whisper."
         "<br>Your audio never leaves this computer.</p>",
     )
+
+
+def retint_icons(window: MainWindow) -> None:
+    """Redraw the action icons in the current palette's text colour (after a theme switch)."""
+    color = window.palette().color(QPalette.ColorRole.ButtonText)
+    for act in window.actions_.values():
+        name = act.property("iconName")
+        if name:
+            act.setIcon(icon(str(name), color))

@@ -59,4 +59,7 @@ def style_sheet(palette: QPalette) -> str:
 
 
 def apply_theme(app: QApplication) -> None:
-    app.setStyleSheet(style_sheet(app.palette()))
+    """Style the app for its palette; a no-op when nothing changed (no restyle loop)."""
+    sheet = style_sheet(app.palette())
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)

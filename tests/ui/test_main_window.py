@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gui_helpers import open_window, wait_model_ready
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette, QTextCursor
+from PySide6.QtGui import QColor, QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSlider,
@@ -20,9 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.controller.states import ModelState
+from app.controller.app_controller import AppController
+from app.controller.states import ModelState, RecordState
+from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import SettingsDialog
 from app.ui.transcript_view import TranscriptView
+from app.ui.tray import Tray
 
 CONTROLS = (
     QAbstractButton, QComboBox, QLineEdit, QListWidget, QTextEdit, QPlainTextEdit,
@@ -110,3 +113,42 @@ def test_transcript_styles_and_follows_new_text(qtbot) -> None:
     view.append_committed(" More words arrive.")
     view.set_tentative(" and more")
     assert bar.value() == 0
+
+
+def test_follows_a_dark_palette(qtbot, parts, qapp) -> None:
+    window = open_window(qtbot, parts, load=False)
+    light = qapp.palette()
+    dark = QPalette(light)
+    for role, colour in (
+        (QPalette.ColorRole.Window, "#1f2023"), (QPalette.ColorRole.WindowText, "#e8e8ea"),
+        (QPalette.ColorRole.Base, "#17181a"), (QPalette.ColorRole.Text, "#e8e8ea"),
+        (QPalette.ColorRole.Button, "#2a2b2f"), (QPalette.ColorRole.ButtonText, "#e8e8ea"),
+    ):
+        dark.setColor(role, QColor(colour))
+    try:
+        qapp.setPalette(dark)
+        qtbot.waitUntil(lambda: "#17181a" in qapp.styleSheet())
+        window.transcript.append_committed("Dark text")
+        cursor = QTextCursor(window.transcript.document())
+        cursor.setPosition(2)
+        assert cursor.charFormat().foreground().color() == QColor("#e8e8ea")
+        pixmap = window.actions_["copy"].icon().pixmap(24, 24).toImage()
+        drawn = [pixmap.pixelColor(x, y) for x in range(24) for y in range(24)]
+        assert any(c.alpha() > 200 and c.lightness() > 180 for c in drawn), "icons stayed dark"
+    finally:
+        qapp.setPalette(light)
+
+
+def test_tray_shows_state_and_toggles_recording(qtbot, parts) -> None:
+    tray = Tray()
+    window = MainWindow(AppController(parts), tray)
+    qtbot.addWidget(window)
+    tray.record_action.trigger()  # Start dictation from the tray before any model: it waits
+    assert window.controller.dictation.state == RecordState.LOADING_MODEL
+    assert "loading model" in tray.icon.toolTip()
+    assert tray.record_action.text() == "Start dictation"
+    tray.set_state(RecordState.LISTENING, "")
+    assert tray.record_action.text() == "Stop dictation"
+    window.hide()
+    tray.show_window.emit()
+    assert window.isVisible()
