@@ -206,7 +206,10 @@ class JobQueue(QObject):
 
     def _set(self, job: Job, state: JobState) -> None:
         job.state = state
-        self._update.emit(job)
+        try:
+            self._update.emit(job)
+        except RuntimeError:
+            job.cancel_token.cancel()  # the app closed: stop working for nobody
 
     # --- GUI thread ----------------------------------------------------------------------
 

@@ -85,3 +85,22 @@ def test_closing_while_dictating_asks_first(qtbot, parts) -> None:
 
     window.controller.dictation.cancel()
     assert window.record_bar.button.text() == "Record"
+
+
+def test_missing_microphone_is_a_clear_error(qtbot, parts) -> None:
+    """A microphone that is not there (a name no device has: holds with or without PulseAudio)."""
+    settings = parts.settings_store.load().settings
+    settings.dictation.input_device = "Studio Mic That Is Not Plugged In"
+    parts.settings_store.save(settings)
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+
+    window.record_bar.button.click()
+
+    assert window.controller.dictation.state == RecordState.ERROR
+    assert window.record_bar.title.text() == "Something went wrong"
+    reason = window.record_bar.detail.text()
+    assert "Studio Mic That Is Not Plugged In" in reason or "PortAudio" in reason
+    assert "pick another input device" in reason
+    assert window.record_bar.button.text() == "Record" and window.record_bar.button.isEnabled()
+    assert window.record_bar.devices.isEnabled()  # the user can pick another device right away
