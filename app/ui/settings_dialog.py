@@ -38,6 +38,13 @@ from app.ui.widgets import provider_label
 
 FolderPrompt = Callable[[QWidget], str]
 
+PRECISION_TIPS = {
+    "auto": "The fastest precision that keeps accuracy on this machine",
+    "fp32": "Full precision: the most accurate and the largest",
+    "fp16": "Half precision: fast on GPUs; on a CPU it is emulated and slower",
+    "int8": "8-bit weights: smaller and faster on CPUs, slightly less accurate",
+    "int4": "4-bit weights: the smallest; a little more accuracy is lost",
+}
 PRECISION_LABELS = {
     "auto": "Automatic (fastest accurate choice)",
     "fp32": "fp32 — full precision",
@@ -211,7 +218,7 @@ class SettingsDialog(QDialog):
             reason = support.get(Precision(value))
             item = model.item(self.precision.count() - 1)
             item.setEnabled(reason is None)
-            item.setToolTip(reason or "")
+            item.setToolTip(f"Not available: {reason}" if reason else PRECISION_TIPS[value])
         index = self.precision.findData(current)
         enabled = index >= 0 and model.item(index).isEnabled()
         self.precision.setCurrentIndex(index if enabled else 0)
