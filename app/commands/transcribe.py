@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from app.commands.common import add_model_options, one_line

@@ -91,7 +91,9 @@ class DecodingLoop:
         cross_rows = cross.expanded(rows)
         logits = np.repeat(logits, rows, axis=0)
         row_to_cache = np.zeros(rows, dtype=np.int64)  # all rows continue the single prompt row
-        for _ in range(search.max_new_tokens):
+        # The decoder has n_text_ctx (448) positions: prompt and new tokens must fit in them.
+        room = self.runtime.facts.dims.n_text_ctx - cache.length
+        for _ in range(min(search.max_new_tokens, room)):
             self.cancel.raise_if_cancelled()
             for f in self.filters:
                 f.apply(logits, strategy.sequences())
