@@ -37,9 +37,13 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     states: list[RecordState] = []
     window.controller.dictation.state_changed.connect(lambda state, _reason: states.append(state))
 
-    seen = dictate(qtbot, window, DATA / CLIP)
+    window.controller.add_files([DATA / "espeak_morning.wav"])
+    [job] = window.controller.jobs.jobs.values()
+    seen = dictate(qtbot, window, DATA / CLIP)  # dictation and a file job at the same time
     assert window.record_bar.button.text() == "Stop"
     qtbot.waitUntil(lambda: window.controller.dictation.state == RecordState.IDLE, timeout=120_000)
+    qtbot.waitUntil(lambda: job.state.finished, timeout=120_000)
+    assert normalized(job.transcript.text) == normalized(CLIPS["espeak_morning.wav"]["text"])
 
     assert normalized(window.transcript.committed_text) == EXPECTED
     assert window.transcript.tentative_text == ""
@@ -57,8 +61,9 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     restarted = MainWindow(AppController(reopened))
     qtbot.addWidget(restarted)
     panel = restarted.history_panel
-    assert panel.list.count() == 1
-    assert panel.list.item(0).text().startswith("Dictation · Today")
+    labels = sorted(panel.list.item(i).text() for i in range(panel.list.count()))
+    assert len(labels) == 2
+    assert labels[0].startswith("Dictation · Today") and labels[1].startswith("espeak_morning.wav · Today")
     panel.search.setText("thursday afternoon")
     panel.refresh()
     assert panel.list.count() == 1
@@ -69,6 +74,14 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     panel.search.setText("no such words")
     panel.refresh()
     assert panel.list.count() == 0
+
+    panel.search.setText("")
+    panel.refresh()
+    panel.list.setCurrentRow(0)
+    panel.confirm_delete = lambda _parent, _question: True  # the user confirms the deletion
+    panel.delete_selected()
+    assert panel.list.count() == 1  # the file transcript is left
+    assert [e.title for e in HistoryStore(parts.history.path).search()] == ["espeak_morning.wav"]
 
 
 def test_closing_while_dictating_asks_first(qtbot, parts) -> None:
