@@ -74,7 +74,8 @@ class AppController(QObject):
         self.models.load(self.engine_config())
 
     def shutdown(self) -> None:
-        self.dictation.cancel()
+        """Stop background work before the app exits (committed text is already saved)."""
+        self.dictation.shutdown()
         self.jobs.shutdown()
 
     # --- settings --------------------------------------------------------------------

@@ -97,6 +97,13 @@ class DictationController(QObject):
             self._end_session()
         self._set_state(RecordState.IDLE)
 
+    def shutdown(self, timeout_s: float = 3.0) -> None:
+        """Cancel and wait for the worker, so no model call is cut off at interpreter exit."""
+        session = self._session
+        self.cancel()
+        if session is not None:
+            session.join(timeout_s)
+
     @property
     def active(self) -> bool:
         return self._session is not None

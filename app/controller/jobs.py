@@ -129,10 +129,12 @@ class JobQueue(QObject):
         if job is not None and job.state.finished:
             del self.jobs[job_id]
 
-    def shutdown(self) -> None:
+    def shutdown(self, timeout_s: float = 3.0) -> None:
+        """Cancel every job and wait for the worker thread (it checks cancel at every step)."""
         for job in self.jobs.values():
             job.cancel_token.cancel()
         self._queue.put(None)
+        self._worker.join(timeout_s)
 
     def pending(self) -> int:
         return sum(not job.state.finished for job in self.jobs.values())

@@ -71,6 +71,9 @@ class LiveSession:
     def cancel(self) -> None:
         self._worker.cancel()
 
+    def join(self, timeout: float) -> bool:
+        return bool(self._worker.join(timeout))
+
     def level(self) -> float:
         ring = self._source.ring
         try:

@@ -144,6 +144,10 @@ class DictationSession(Protocol):
 
     def cancel(self) -> None: ...
 
+    def join(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the worker thread to end; True if it did."""
+        ...
+
     def level(self) -> float:
         """The latest input level, 0..1 (peak of the last block), safe from any thread."""
         ...

@@ -49,6 +49,12 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     history.setProperty("iconName", "history")
     actions["history"] = history
 
+    _menubar(window, actions)
+    _toolbar(window, actions)
+    return actions
+
+
+def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addActions([actions["open"], actions["save"]])
@@ -56,10 +62,8 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     file_menu.addActions([actions["settings"], actions["quit"]])
     bar.addMenu("&Edit").addActions([actions["copy"], actions["clear"]])
     bar.addMenu("&Dictation").addActions([actions["record"], actions["cancel"]])
-    bar.addMenu("&View").addAction(history)
+    bar.addMenu("&View").addAction(actions["history"])
     bar.addMenu("&Help").addAction(actions["about"])
-    _toolbar(window, actions)
-    return actions
 
 
 def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:

@@ -129,6 +129,7 @@ class RecordBar(QWidget):
         stop = state.is_active or state == RecordState.FINISHING
         self.button.setText("Stop" if stop else "Record")
         self.button.setAccessibleName("Stop recording" if stop else "Record")
+        self.button.setToolTip("Stop and commit the last words (Ctrl+R)" if stop else "Start dictation (Ctrl+R)")
         self.button.setEnabled(state != RecordState.FINISHING)
         self.button.setProperty("recording", stop)
         self.button.setIcon(icon("stop" if stop else "mic", "#ffffff"))
