@@ -137,7 +137,8 @@ class JobQueue(QObject):
         self._worker.join(timeout_s)
 
     def pending(self) -> int:
-        return sum(not job.state.finished for job in self.jobs.values())
+        """Jobs whose end has not yet been announced on the GUI thread."""
+        return sum(job.id not in self._reported for job in self.jobs.values())
 
     # --- worker thread -----------------------------------------------------------------
 

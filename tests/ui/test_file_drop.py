@@ -45,7 +45,7 @@ def test_drop_good_and_broken_file(qtbot, parts, tmp_path: Path) -> None:
     assert not bad_row.export_button.isVisible() and bad_row.remove_button.isVisible()
 
     assert jobs.jobs[good_id].state == JobState.DONE
-    assert good_row.status.text().startswith("Done")
+    assert good_row.status.text().startswith("Done"), good_row.status.text()
     assert good_row.open_button.isVisible() and good_row.export_button.isVisible()
     transcript = jobs.jobs[good_id].transcript
     assert transcript is not None
