@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -74,10 +75,8 @@ class ModelManager(QObject):
             error = ""
         except Exception as exc:  # any loader failure becomes a message, never a crash
             result, error = None, _describe_load_error(config, exc)
-        try:
+        with contextlib.suppress(RuntimeError):  # the app closed while the model was loading
             self._finished.emit(generation, result, error, time.perf_counter() - started)
-        except RuntimeError:
-            pass  # the app closed while the model was loading
 
     def _on_finished(self, generation: int, result: object, error: str, seconds: float) -> None:
         if generation != self._generation:
