@@ -66,15 +66,19 @@ class Job:
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files as given; folders replaced by the media files inside them (recursive, sorted)."""
+    """Files as given; folders replaced by the media files inside them (recursive, sorted).
+
+    Hidden files in folders are skipped (e.g. macOS "._x.m4a" resource forks, not audio).
+    """
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            found.extend(
-                p for p in sorted(path.rglob("*")) if p.suffix.lower() in MEDIA_SUFFIXES
-            )
-        else:
+        if not path.is_dir():
             found.append(path)
+            continue
+        for candidate in sorted(path.rglob("*")):
+            hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
+            if candidate.suffix.lower() in MEDIA_SUFFIXES and candidate.is_file() and not hidden:
+                found.append(candidate)
     return found
 
 
