@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -75,14 +76,9 @@ class LiveSession:
         return bool(self._worker.join(timeout))
 
     def level(self) -> float:
-        ring = self._source.ring
-        try:
-            end = ring.written
-            start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
-            block = ring.read(start, end) if end > start else np.zeros(0, np.float32)
-        except Exception:  # the worker released that audio meanwhile: skip one frame
-            return 0.0
-        return float(np.max(np.abs(block))) if block.size else 0.0
+        """Peak of the newest audio still buffered: the worker's 16 kHz timeline keeps speech
+        until it is committed; the source ring, what the worker has not pulled yet."""
+        return max(_newest_peak(self._worker.timeline.ring), _newest_peak(self._source.ring))
 
     def _forward(self, event: WorkerEvent) -> None:
         self._emit(
@@ -95,6 +91,16 @@ class LiveSession:
                 latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
             )
         )
+
+
+def _newest_peak(ring: Any) -> float:
+    try:
+        end = ring.written
+        start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
+        block = ring.read(start, end) if end > start else None
+    except Exception:  # released by the worker meanwhile: skip this frame
+        return 0.0
+    return float(np.max(np.abs(block))) if block is not None and block.size else 0.0
 
 
 def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:

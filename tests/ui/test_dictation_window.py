@@ -36,6 +36,8 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     wait_model_ready(qtbot, window)
     states: list[RecordState] = []
     window.controller.dictation.state_changed.connect(lambda state, _reason: states.append(state))
+    levels: list[float] = []
+    window.controller.dictation.level.connect(levels.append)
 
     window.controller.add_files([DATA / "espeak_morning.wav"])
     [job] = window.controller.jobs.jobs.values()
@@ -52,6 +54,8 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     early = [(c, t) for c, t in seen if t.strip() and normalized(c) != EXPECTED]
     assert early, f"no tentative text was shown before the commit: {seen}"
     assert states[0] == RecordState.LISTENING and RecordState.HEARING_SPEECH in states
+    assert max(levels) > 0.05  # the level meter moved with the speech
+    assert window.record_bar.meter.level == 0.0  # and rests when the session is over
     assert window.record_bar.title.text() == "Ready" and window.record_bar.button.text() == "Record"
     assert window.latency_label.text().startswith("Last commit ")
 
