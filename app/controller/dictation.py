@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -35,7 +36,7 @@ class DictationController(QObject):
     level = Signal(float)  # 0..1
     commit_latency = Signal(float)  # milliseconds
     history_changed = Signal()
-    _event = Signal(object)  # DictationEvent, from the worker thread
+    _event = Signal(int, object)  # session number, DictationEvent; from the worker thread
 
     def __init__(
         self,
@@ -51,6 +52,7 @@ class DictationController(QObject):
         self._history = history
         self._request_options = request_options
         self._session: DictationSession | None = None
+        self._session_number = 0
         self._entry_id: int | None = None
         self._start_when_ready = False
         self.state = RecordState.IDLE
@@ -113,18 +115,34 @@ class DictationController(QObject):
         engine = self._models.engine
         assert engine is not None
         request = DictationRequest(engine, self.source_override or source, options, vad)
+        self._session_number += 1
+        entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
         try:
-            session = self._factory(request, self._event.emit)
+            session = self._factory(request, self._deliver_from(self._session_number, entry_id))
             session.start()
         except Exception as exc:  # no device, no PortAudio, bad file: say so, stay usable
+            self._history.delete(entry_id)
             self._set_state(RecordState.ERROR, _with_advice(str(exc)))
             return
-        self._session = session
-        self._entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
+        self._session, self._entry_id = session, entry_id
         self._level_timer.start()
         self._set_state(RecordState.LISTENING)
 
-    def _on_event(self, event: DictationEvent) -> None:
+    def _deliver_from(self, number: int, entry_id: int) -> Callable[[DictationEvent], None]:
+        """The worker's callback: committed text goes to disk first, on the worker thread,
+        so a crash or kill right after a commit loses nothing; then the window is told."""
+
+        def deliver(event: DictationEvent) -> None:
+            if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+                self._history.append(entry_id, event.text)
+            with contextlib.suppress(RuntimeError):  # the window is gone: the text is saved
+                self._event.emit(number, event)
+
+        return deliver
+
+    def _on_event(self, number: int, event: DictationEvent) -> None:
+        if number != self._session_number:
+            return  # a late event of a session that was cancelled
         kind = event.kind
         if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL):
             self._commit(event)
@@ -142,8 +160,6 @@ class DictationController(QObject):
 
     def _commit(self, event: DictationEvent) -> None:
         if event.text:
-            if self._entry_id is not None:
-                self._history.append(self._entry_id, event.text)
             self.committed.emit(event.text)
             self.history_changed.emit()
         if event.latency_ms is not None:
@@ -159,6 +175,7 @@ class DictationController(QObject):
 
     def _end_session(self) -> None:
         self._session = None
+        self._session_number += 1  # whatever that session still sends is stale
         self._level_timer.stop()
         self.level.emit(0.0)
         self.tentative.emit("")
