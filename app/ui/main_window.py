@@ -25,12 +25,13 @@ from app.controller.states import ModelState, RecordState
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
+from app.ui.labels import provider_label
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.theme import apply_theme
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
-from app.ui.widgets import NoticeBar, TextViewer, provider_label
+from app.ui.widgets import NoticeBar, TextViewer
 
 QuitQuestion = Callable[[QWidget], bool]
 

@@ -33,26 +33,9 @@ from app.controller.background import BackgroundCall
 from app.controller.ports import ModelInfo
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS, Settings
-from app.ui.languages import LANGUAGES
-from app.ui.widgets import provider_label
+from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
 
 FolderPrompt = Callable[[QWidget], str]
-
-PRECISION_TIPS = {
-    "auto": "The fastest precision that keeps accuracy on this machine",
-    "fp32": "Full precision: the most accurate and the largest",
-    "fp16": "Half precision: fast on GPUs; on a CPU it is emulated and slower",
-    "int8": "8-bit weights: smaller and faster on CPUs, slightly less accurate",
-    "int4": "4-bit weights: the smallest; a little more accuracy is lost",
-}
-PRECISION_LABELS = {
-    "auto": "Automatic (fastest accurate choice)",
-    "fp32": "fp32 — full precision",
-    "fp16": "fp16 — half precision",
-    "int8": "int8 — 8-bit weights",
-    "int4": "int4 — 4-bit weights",
-}
-
 
 class SettingsDialog(QDialog):
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
@@ -149,11 +132,20 @@ class SettingsDialog(QDialog):
         self.beam.setRange(1, 16)
         self.beam.setValue(self.settings.decode.file_beam_size)
         self.beam.setToolTip("Higher is a little more accurate and slower; 1 is greedy")
-        form = QFormLayout(tab)
+        self.beam.setMaximumWidth(90)
+        self.language_hint = QLabel("This model understands English only: pick a multilingual "
+                                    "model for other languages and translation.", tab)
+        self.language_hint.setObjectName("muted")
+        self.language_hint.setWordWrap(True)
+        form = QFormLayout()
         form.addRow("Language", self.language)
         form.addRow("Task", self.task)
+        form.addRow("", self.language_hint)
         form.addRow("Vocabulary", self.prompt)
         form.addRow("Beam size (files)", self.beam)
+        layout = QVBoxLayout(tab)
+        layout.addLayout(form)
+        layout.addStretch(1)
         return tab
 
     def _dictation_tab(self) -> QWidget:
@@ -172,10 +164,13 @@ class SettingsDialog(QDialog):
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(self.settings.window.close_to_tray)
-        form = QFormLayout(tab)
+        form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)
-        form.addRow("", self.close_to_tray)
+        form.addRow("Window", self.close_to_tray)
+        layout = QVBoxLayout(tab)
+        layout.addLayout(form)
+        layout.addStretch(1)
         return tab
 
     # --- models and precision --------------------------------------------------------
@@ -205,6 +200,7 @@ class SettingsDialog(QDialog):
         self.language.setEnabled(multilingual)
         self.task.setEnabled(multilingual)
         self.language.setToolTip("" if multilingual else "This model understands English only")
+        self.language_hint.setVisible(not multilingual)
         self.remove_button.setEnabled(info is not None)
 
     def _fill_precisions(self) -> None:

@@ -15,13 +15,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-PROVIDER_LABELS = {"cpu": "CPU", "cuda": "CUDA (NVIDIA GPU)", "directml": "DirectML (GPU)", "coreml": "Core ML"}
-
-
-def provider_label(name: str) -> str:
-    """A short onnxruntime provider name ("cuda") as users know it."""
-    return PROVIDER_LABELS.get(name, name)
-
 
 class NoticeBar(QFrame):
     """A one-line message above the transcript (e.g. "settings were reset"), with Dismiss."""

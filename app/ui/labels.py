@@ -1,5 +1,31 @@
-"""Whisper's languages as (code, English name), sorted by name, for the settings menu."""
+"""Words the settings and status bar show for engine values: precisions, providers, languages."""
 
+from __future__ import annotations
+
+PRECISION_TIPS = {
+    "auto": "The fastest precision that keeps accuracy on this machine",
+    "fp32": "Full precision: the most accurate and the largest",
+    "fp16": "Half precision: fast on GPUs; on a CPU it is emulated and slower",
+    "int8": "8-bit weights: smaller and faster on CPUs, slightly less accurate",
+    "int4": "4-bit weights: the smallest; a little more accuracy is lost",
+}
+PRECISION_LABELS = {
+    "auto": "Automatic (fastest accurate choice)",
+    "fp32": "fp32 — full precision",
+    "fp16": "fp16 — half precision",
+    "int8": "int8 — 8-bit weights",
+    "int4": "int4 — 4-bit weights",
+}
+
+PROVIDER_LABELS = {"cpu": "CPU", "cuda": "CUDA (NVIDIA GPU)", "directml": "DirectML (GPU)", "coreml": "Core ML"}
+
+
+def provider_label(name: str) -> str:
+    """A short onnxruntime provider name ("cuda") as users know it."""
+    return PROVIDER_LABELS.get(name, name)
+
+
+# Whisper's languages as (code, English name), sorted by name.
 LANGUAGES: tuple[tuple[str, str], ...] = (
     ("af", "Afrikaans"),
     ("sq", "Albanian"),
