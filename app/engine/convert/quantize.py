@@ -34,6 +34,8 @@ def _dynamic_int8(model: onnx.ModelProto, work: Path, name: str) -> onnx.ModelPr
 def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
     from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
 
+    logging.getLogger("onnxruntime.quantization.matmul_nbits_quantizer").setLevel(logging.WARNING)
+
     quantizer = MatMulNBitsQuantizer(model, bits=bits, block_size=32, is_symmetric=True, accuracy_level=4)
     quantizer.process()
     result: onnx.ModelProto = quantizer.model.model
@@ -44,6 +46,7 @@ def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto, precision:
                   out_dir: Path) -> tuple[onnx.ModelProto, onnx.ModelProto]:
     with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
         work = Path(tmp)
-        encoder = _dynamic_int8(encoder, work, "encoder")
+        if precision is not Precision.FP32_INT8_DECODER:
+            encoder = _dynamic_int8(encoder, work, "encoder")
         decoder = _matmul_nbits(decoder, 4 if precision is Precision.INT4 else 8)
     return encoder, decoder
