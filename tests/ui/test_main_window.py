@@ -152,3 +152,19 @@ def test_tray_shows_state_and_toggles_recording(qtbot, parts) -> None:
     window.hide()
     tray.show_window.emit()
     assert window.isVisible()
+
+
+def test_a_model_that_cannot_load_is_a_clear_error(qtbot, parts) -> None:
+    settings = parts.settings_store.load().settings
+    settings.model.name = "large-v3-not-installed"
+    parts.settings_store.save(settings)
+    window = open_window(qtbot, parts)
+    models = window.controller.models
+    qtbot.waitUntil(lambda: models.state == ModelState.FAILED, timeout=60_000)
+    assert window.record_bar.title.text() == "Something went wrong"
+    assert "large-v3-not-installed" in window.record_bar.detail.text()
+    assert "Settings" in window.record_bar.detail.text()  # what to do about it
+    assert window.model_label.text() == "No model loaded"
+    window.record_bar.button.click()
+    assert window.controller.dictation.state == RecordState.ERROR
+    assert window.actions_["settings"].isEnabled()
