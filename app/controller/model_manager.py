@@ -20,7 +20,8 @@ class ModelManager(QObject):
 
     state_changed = Signal(object)  # ModelState
     loaded = Signal(object)  # EngineDescription
-    failed = Signal(str)  # user-facing reason
+    failed = Signal(str)  # user-facing reason; no model is usable
+    kept_previous = Signal(str)  # a reload failed; the previous model is still in use
     _finished = Signal(int, object, str, float)  # generation, LoadedEngine | None, error, seconds
 
     def __init__(self, loader: EngineLoader, parent: QObject | None = None) -> None:
@@ -30,6 +31,7 @@ class ModelManager(QObject):
         self._state = ModelState.NOT_LOADED
         self._loaded: LoadedEngine | None = None
         self._config: EngineConfig | None = None
+        self._loaded_config: EngineConfig | None = None
         self._ready = threading.Condition()
         self.load_seconds = 0.0
         self._finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
@@ -83,12 +85,16 @@ class ModelManager(QObject):
             return  # superseded by a newer load()
         if isinstance(result, LoadedEngine):
             with self._ready:
-                self._loaded = result
+                self._loaded, self._loaded_config = result, self._config
                 self.load_seconds = seconds
                 self._state = ModelState.READY
                 self._ready.notify_all()
             self.state_changed.emit(self._state)
             self.loaded.emit(result.description)
+        elif self._loaded is not None:  # keep the model that works; say what went wrong
+            self._config = self._loaded_config
+            self._set_state(ModelState.READY)
+            self.kept_previous.emit(f"{error} Still using {self._loaded.description.model}.")
         else:
             self._set_state(ModelState.FAILED)
             self.failed.emit(error)
@@ -96,8 +102,6 @@ class ModelManager(QObject):
     def _set_state(self, state: ModelState) -> None:
         with self._ready:
             self._state = state
-            if state == ModelState.FAILED:
-                self._loaded = None
             self._ready.notify_all()
         self.state_changed.emit(state)
 

@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         c.models.state_changed.connect(self._on_model_state)
         c.models.loaded.connect(self._on_model_loaded)
         c.models.failed.connect(self._on_model_failed)
+        c.models.kept_previous.connect(self._on_model_kept)
         c.history_changed.connect(self.history_panel.refresh)
         c.settings_changed.connect(lambda _s: self._refresh_devices())
         self.history_panel.open_entry.connect(self.show_text)
@@ -152,6 +153,14 @@ class MainWindow(QMainWindow):
     def _on_model_failed(self, message: str) -> None:
         self.model_label.setText("No model loaded")
         self.record_bar.set_state(RecordState.ERROR, message)
+
+    def _on_model_kept(self, message: str) -> None:
+        self.notice.show_message(message)
+        if self.controller.dictation.state == RecordState.IDLE:
+            self.record_bar.set_state(RecordState.IDLE, "")
+        description = self.controller.models.description
+        if description is not None:
+            self._on_model_loaded(description)
 
     def _on_latency(self, ms: float) -> None:
         self.latency_label.setText(f"Last commit {ms:.0f} ms")

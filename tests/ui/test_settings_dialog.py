@@ -10,6 +10,7 @@ from gui_helpers import MODEL_LOAD_TIMEOUT_MS, open_window, wait_model_ready
 from PySide6.QtWidgets import QDialogButtonBox
 
 from app.controller.app_controller import AppController
+from app.controller.states import ModelState
 from app.settings.store import SettingsStore
 from app.ui.settings_dialog import SettingsDialog
 
@@ -55,3 +56,18 @@ def test_corrupt_settings_file_is_survived(qtbot, parts) -> None:
     # the next save writes a good file again
     window.controller.apply_settings(window.controller.settings)
     assert SettingsStore(path).load().notice is None
+
+
+def test_a_failed_reload_keeps_the_working_model(qtbot, parts) -> None:
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    broken = window.controller.settings.__class__()
+    broken.model.name = "/nowhere/whisper-medium"
+    with qtbot.waitSignal(window.controller.models.kept_previous, timeout=MODEL_LOAD_TIMEOUT_MS):
+        window.controller.apply_settings(broken)
+    assert window.controller.models.state == ModelState.READY
+    assert window.notice.isVisible()
+    assert "whisper-medium" in window.notice.label.text()
+    assert window.notice.label.text().endswith("Still using tiny.en.")
+    assert window.model_label.text() == "Model tiny.en"
+    assert window.record_bar.title.text() == "Ready"
