@@ -88,14 +88,6 @@ def worker(model: str, cfg: Config, threads: int) -> None:
     from earshot_bench_io import read_wav
 
     clips = [(read_wav(Path(p)), ref) for p, ref in english_clips()]
-    if cfg.engine == "earshot":  # convert (once, cached) first: load_s is the cached start
-        from app.engine.loader import resolve_precision
-        from app.engine.model_store import ModelStore
-        from app.engine.types import Precision
-
-        store = ModelStore()
-        store.converted(store.resolve(None if model == "tiny.en" else model),
-                        resolve_precision(Precision(cfg.precision), "cpu"))
     t0 = time.perf_counter()
     run_clip = _earshot_runner(model, cfg, threads) if cfg.engine == "earshot" else _fw_runner(model, cfg, threads)
     load_s = time.perf_counter() - t0
@@ -157,9 +149,18 @@ def _fw_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untype
 # -- driver side -------------------------------------------------------------------------------
 
 
+def _convert_first(model: str, configs: list[Config], env: dict[str, str]) -> None:
+    """Convert in a separate process, so workers measure a cached start and their own memory."""
+    for c in configs:
+        if c.engine == "earshot":
+            subprocess.run([sys.executable, "-m", "app", "models", "convert", model, "--precision", c.precision],
+                           check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
+
+
 def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> dict[str, list[dict]]:
     model_folder(model)  # import base once, before the workers start
     env = {**os.environ, "PYTHONPATH": f"{REPO}:{REPO / 'bench'}"}
+    _convert_first(model, configs, env)
     procs = {
         c.label: subprocess.Popen(
             [sys.executable, __file__, "--worker", c.label, "--models", model, "--threads", str(threads)],

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.commands.common import USER_PRECISIONS, one_line
+from app.commands.common import one_line
 from app.engine.types import Precision
 
 
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     imp.set_defaults(func=_import)
     conv = sub.add_parser("convert", help="build (and cache) the ONNX graphs of a model")
     conv.add_argument("name")
-    conv.add_argument("--precision", default="auto", choices=USER_PRECISIONS)
+    conv.add_argument("--precision", default="auto", choices=[p.value for p in Precision])
     conv.set_defaults(func=_convert)
     rem = sub.add_parser("remove", help="delete an imported model and its converted graphs")
     rem.add_argument("name")

@@ -29,9 +29,6 @@ class Precision(enum.Enum):
     FP16 = "fp16"
     INT8 = "int8"
     INT4 = "int4"
-    # fp32 encoder (int8 activations there cost accuracy) with an 8-bit decoder (bandwidth-bound,
-    # near-exact): a mixed recipe `auto` may pick; not offered as a user choice of its own.
-    FP32_INT8_DECODER = "fp32-int8dec"
 
 
 class CancelledError(Exception):
