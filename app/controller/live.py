@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from app.audio.capture import CaptureOptions, MicrophoneCapture
-from app.audio.file_decoder import decode_audio
-from app.audio.replay import ReplayOptions, ReplaySource
+from app.audio.capture import MicrophoneCapture
+from app.audio.replay import ReplaySource
 from app.audio.vad import VadOptions
 from app.controller.ports import (
     AudioSource,
@@ -20,9 +19,9 @@ from app.controller.ports import (
 )
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
-from app.dictation.policy import PolicyOptions, streaming_decode_options
+from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
+from app.dictation.session import file_source, microphone_source
 from app.dictation.worker import DictationOptions, DictationWorker
-from app.engine.types import SAMPLE_RATE
 
 LEVEL_WINDOW_S = 0.05
 """The level meter shows the peak of the newest 50 ms of audio."""
@@ -57,7 +56,9 @@ class LiveSession:
             vad=VadOptions(threshold=vad_threshold(request.vad_sensitivity)),
             realtime=request.source.replay_file is None or request.source.realtime,
         )
-        self._worker = DictationWorker(self._source, request.engine, self._forward, options)
+        # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.
+        decoder = cast(WindowDecoder, request.engine)
+        self._worker = DictationWorker(self._source, decoder, self._forward, options)
 
     def start(self) -> None:
         try:
@@ -104,7 +105,7 @@ def _newest_peak(ring: Any) -> float:
 
 
 def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
+    """The capture device, or the file replayed through the same ring (tests, `--replay`)."""
     if source.replay_file is not None:
-        audio = decode_audio(source.replay_file)
-        return ReplaySource(audio, SAMPLE_RATE, ReplayOptions(realtime=source.realtime, lead_silence_s=0.3))
-    return MicrophoneCapture(CaptureOptions(device=source.device))
+        return file_source(source.replay_file, realtime=source.realtime)
+    return microphone_source(source.device)
