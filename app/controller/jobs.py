@@ -223,9 +223,11 @@ class JobQueue(QObject):
     def _on_update(self, job: Job) -> None:
         if job.id not in self.jobs or job.id in self._reported:
             return  # removed, or its end already announced (updates are queued, jobs mutable)
+        finished = job.state.finished
+        if finished:
+            self._reported.add(job.id)  # before the signals: listeners see pending() without it
         self.job_changed.emit(job)
-        if job.state.finished:
-            self._reported.add(job.id)
+        if finished:
             self.job_finished.emit(job)
 
 
