@@ -136,7 +136,7 @@ def test_speech_played_into_the_virtual_microphone_is_dictated(pulse_server, eng
 def test_microphone_lost_mid_dictation_reports_and_keeps_the_text(pulse_server, engine) -> None:  # type: ignore[no-untyped-def]
     """The sound server dies while dictating: an ERROR event, then the session ends normally
     with everything already said committed."""
-    clip = next(c for c in espeak_clips() if c["file"] == "espeak_weather.wav")
+    clip = next(c for c in espeak_clips() if c["file"] == "espeak_meeting.wav")
     _capture, worker, sink, events = _dictate_clip(pulse_server, engine, clip["file"])
     os.kill(int(pulse_server["EARSHOT_TEST_PULSE_PID"]), 9)  # like pulling the plug
     assert worker.join(60), "the worker did not notice the lost microphone"
