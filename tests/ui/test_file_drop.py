@@ -19,7 +19,7 @@ def drop_files(widget: object, paths: list[Path]) -> None:
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     point = QPointF(300, 300)
     buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    enter = QDragEnterEvent(point, Qt.DropAction.CopyAction, mime, buttons, mods)
+    enter = QDragEnterEvent(point.toPoint(), Qt.DropAction.CopyAction, mime, buttons, mods)
     QApplication.sendEvent(widget, enter)
     assert enter.isAccepted(), "the window refused the drag"
     QApplication.sendEvent(widget, QDropEvent(point, Qt.DropAction.CopyAction, mime, buttons, mods))
