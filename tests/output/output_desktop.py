@@ -80,7 +80,15 @@ class Receiver:
         return self.out.read_text(encoding="utf-8") if self.out.exists() else ""
 
     def focus(self) -> None:
-        xdotool(self.display, "windowfocus", "--sync", self.window)
+        """Give it the keyboard focus (there is no window manager: plain XSetInputFocus)."""
+
+        def focused() -> bool:
+            env = dict(os.environ, DISPLAY=self.display)  # windowfocus fails until the window is mapped
+            subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=env,
+                           capture_output=True, timeout=30, check=False)
+            return focused_window(self.display) == self.window
+
+        wait_until(focused, f"the focus on window {self.window}")
 
     def wait_for_text(self, expected: str) -> str:
         wait_until(lambda: expected in self.read(), f"{expected!r} in the window (has {self.read()!r})")
@@ -98,7 +106,7 @@ class Receiver:
 def _open(display: str, title: str, argv: list[str], out: Path, env: dict[str, str]) -> Receiver:
     process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        window = xdotool(display, "search", "--sync", "--name", f"^{title}$").split()[0]
+        window = xdotool(display, "search", "--sync", "--onlyvisible", "--name", f"^{title}$").split()[0]
     except BaseException:
         process.kill()
         raise
