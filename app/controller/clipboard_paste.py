@@ -20,7 +20,7 @@ from app.dictation.output import OutputWorker, PasteTarget, focused_window_class
 
 READ_TIMEOUT_MS = 2000
 SETTLE_MS = 150
-"""After the last read: applications may ask for several formats one after another."""
+"""After the first read: applications may ask for several formats one after another."""
 
 
 class _TrackedMimeData(QMimeData):
@@ -100,9 +100,9 @@ class ClipboardPaster(QObject):
         self._worker.send_keys(target.chord, after=self._key_sent.emit)
 
     def _on_read(self) -> None:
-        if self._busy:
+        if self._busy and not self._settle.isActive():
             self._timeout.stop()
-            self._settle.start()  # restarted by every further read
+            self._settle.start()  # not restarted by further reads: a clipboard manager may poll
 
     def _on_key_sent(self, sent: bool) -> None:
         if not sent and self._busy:  # the output worker reported why; do not wait for a read

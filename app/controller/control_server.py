@@ -71,13 +71,14 @@ class ControlServer(QObject):
         self._server.newConnection.connect(self._accept)
 
     def listen(self) -> bool:
+        try:  # (with access options set, Qt's listen() would replace a live socket silently)
+            send_command("status", self.name, timeout_ms=1000)
+            return False  # another instance answers
+        except ControlError:
+            pass
         if self._server.listen(self.name):
             return True
-        try:  # nobody answers on it: a socket left behind by a crash
-            send_command("status", self.name, timeout_ms=1000)
-            return False
-        except ControlError:
-            QLocalServer.removeServer(self.name)
+        QLocalServer.removeServer(self.name)  # a socket left behind by a crash
         return self._server.listen(self.name)
 
     def close(self) -> None:
