@@ -89,6 +89,8 @@ class OutputRouter(QObject):
     def _deliver(self, text: str) -> None:
         if not text or self.options.mode is OutputMode.WINDOW:
             return
+        if QGuiApplication.focusWindow() is not None:
+            return  # Earshot's own window has the focus: the text is shown there already
         if self._held:
             self._waiting += text
         elif self.options.mode is OutputMode.TYPE:
