@@ -49,6 +49,32 @@ def xvfb() -> Iterator[str]:
         server.wait(timeout=10)
 
 
+@contextmanager
+def pulseaudio(folder: Path) -> Iterator[dict[str, str]]:
+    """A private PulseAudio server with a null sink whose monitor is the default source: what is
+    played to the sink (paplay --device=vsink) is what the microphone hears. Yields the
+    environment variables that point programs at it."""
+    require_tools("pulseaudio", "pactl", "paplay")
+    runtime = folder / "xdg-runtime"
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+    log = (folder / "pulse.log").open("wb")
+    server = subprocess.Popen(
+        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "-n",
+         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=vsink"],
+        env=env, stdout=log, stderr=log,
+    )
+    try:
+        wait_until(lambda: subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode == 0,
+                   "PulseAudio to start")
+        subprocess.run(["pactl", "set-default-source", "vsink.monitor"], env=env, check=True, timeout=10)
+        yield {"XDG_RUNTIME_DIR": str(runtime)}
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
 def wait_until(check: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout
     while not check():
