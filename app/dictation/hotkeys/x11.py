@@ -38,8 +38,12 @@ class X11Hotkey:
         except (DisplayError, OSError, ValueError) as exc:
             raise HotkeyError(f"cannot open the X display: {exc}") from exc
         self._root = self._display.screen().root
-        self._keycode, self._modifiers = self._parse(chord)
-        self._grab()
+        try:
+            self._keycode, self._modifiers = self._parse(chord)
+            self._grab()
+        except HotkeyError:
+            self._display.close()
+            raise
         self._stopping = threading.Event()
         self._down = False
         self._thread = threading.Thread(target=self._run, name="earshot-hotkey", daemon=True)
@@ -76,7 +80,6 @@ class X11Hotkey:
         self._display.get_input_focus()  # a round trip, so that errors have arrived
         if catch.get_error():
             self._ungrab()
-            self._display.close()
             raise HotkeyError(f"another application already uses {self.chord}: choose another hotkey in Settings")
 
     def _ungrab(self) -> None:
