@@ -18,9 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="earshot", description="Offline dictation and transcription with Whisper."
     )
     parser.add_argument("--version", action="version", version=f"earshot {__version__}")
-    parser.add_argument(
-        "--self-test", action="store_true", help="check the bundled model, Qt and audio; exit 0 if well"
-    )
+    parser.add_argument("--self-test", action="store_true", help="check the bundled model, Qt and audio")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -39,11 +37,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.self_test:
         from app.commands.selftest import run_self_test
 
-        return run_self_test()
+        return int(run_self_test())
     if args.command is None:
         from app.ui.main import run_gui
 
-        return run_gui(extra)
+        return int(run_gui(extra))
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:

@@ -6,10 +6,13 @@ import argparse
 
 from app.engine.types import Precision
 
+# The choices a user picks from; `auto` may resolve to a mixed recipe (see app.engine.loader).
+USER_PRECISIONS = [p.value for p in (Precision.AUTO, Precision.FP32, Precision.FP16, Precision.INT8, Precision.INT4)]
+
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="installed model name or model folder (default: bundled tiny.en)")
-    parser.add_argument("--precision", default="auto", choices=[p.value for p in Precision],
+    parser.add_argument("--precision", default="auto", choices=USER_PRECISIONS,
                         help="weights/compute precision (default: auto = the fastest accurate one here)")
     parser.add_argument("--provider", default="cpu", help="execution provider: cpu, cuda, directml, coreml")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (default: one per physical core)")

@@ -48,7 +48,8 @@ class _Progress:
     def __call__(self, done_s: float, total_s: float) -> None:
         if self.enabled and total_s > 0:
             filled = int(30 * done_s / total_s)
-            sys.stderr.write(f"\r{self.name[:30]:30} [{'#' * filled}{'.' * (30 - filled)}] {done_s:6.0f}/{total_s:.0f} s")
+            bar = "#" * filled + "." * (30 - filled)
+            sys.stderr.write(f"\r{self.name[:30]:30} [{bar}] {done_s:6.0f}/{total_s:.0f} s")
             sys.stderr.flush()
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from app.engine.model_facts import METADATA_KEY, ModelFacts
 from app.engine.sessions import SessionConfig, create_session
 from app.engine.tokenizer import WhisperTokenizer
 
-_ORT_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
+_ORT_TYPES: dict[str, type[np.floating[Any]]] = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
 
 
 @dataclass

@@ -60,7 +60,8 @@ class WindowDecoder:
         before = [tok.sot_prev, *previous[-PROMPT_MAX:]] if previous else []
         after = [tok.no_timestamps] if self.options.without_timestamps else []
         if prefix:
-            after += ([] if self.options.without_timestamps else [tok.timestamp_begin]) + tok.encode(" " + prefix.strip())
+            opening = [] if self.options.without_timestamps else [tok.timestamp_begin]
+            after += opening + tok.encode(" " + prefix.strip())
         return WindowPrompt(before, tok.sot_sequence(language, self.options.task), after)
 
     def detect_language(self, cross: CrossAttention) -> tuple[str, float]:

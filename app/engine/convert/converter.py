@@ -42,9 +42,10 @@ def convert(weights: WhisperWeights, precision: Precision, out_dir: Path, source
     facts = ModelFacts.from_weights(weights, precision.value, source)
     dtype: type[np.floating[Any]] = np.float16 if precision is Precision.FP16 else np.float32
     encoder = build_encoder(weights, dtype)
-    decoder = build_decoder(weights, dtype)
-    if precision in (Precision.INT8, Precision.INT4):
-        encoder, decoder = quantize.quantize_pair(encoder, decoder, precision, out_dir)
+    quantized = precision in (Precision.INT8, Precision.INT4)
+    decoder = build_decoder(weights, dtype, separate_projection=quantized)
+    if quantized:
+        encoder, decoder = quantize.quantize_pair(encoder, decoder, precision)
     save_model(_with_facts(encoder, facts), out_dir / ENCODER_FILE)
     save_model(_with_facts(decoder, facts), out_dir / DECODER_FILE)
     (out_dir / TOKENIZER_FILE).write_bytes(weights.tokenizer_json)

@@ -73,7 +73,11 @@ def _declare_inputs(g: GraphBuilder, weights: WhisperWeights) -> None:
             g.add_input(f"cross_{kind}_{i}", g.onnx_dtype, ["batch", dims.n_text_head, dims.n_audio_ctx, head_dim])
 
 
-def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32) -> onnx.ModelProto:
+def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32,
+                  separate_projection: bool = False) -> onnx.ModelProto:
+    """`separate_projection` gives the vocabulary projection its own [state, vocab] MatMul weight
+    (a copy of the embedding) so weight quantizers, which only rewrite MatMul, can shrink the
+    largest tensor the decoder reads every step; otherwise the embedding is shared (Gemm transB)."""
     dims, t = weights.dims, weights.tensors
     g = GraphBuilder("whisper_decoder", dtype)
     _declare_inputs(g, weights)
@@ -95,8 +99,10 @@ def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
         x = g.op1("Add", [x, g.mlp(h, t, prefix)])
     last = g.op1("Gather", [x, g.const("last", np.array(-1, dtype=np.int64))], axis=1)  # [batch, state]
     last = g.layer_norm(last, t["decoder/layer_norm/gamma"], t["decoder/layer_norm/beta"], "decoder.ln")
-    # The vocabulary projection reuses the embedding matrix (tied weights, transB: no copy).
-    logits = g.op1("Gemm", [last, embedding], transB=1)
+    if separate_projection:
+        logits = g.op1("MatMul", [last, g.weight("decoder.projection_t", t["decoder/embeddings/weight"].T)])
+    else:  # tied weights: the embedding matrix itself, read transposed (no copy)
+        logits = g.op1("Gemm", [last, embedding], transB=1)
     if g.dtype != np.float32:
         logits = g.op1("Cast", [logits], to=TensorProto.FLOAT)
     g.add_output(logits, "logits", TensorProto.FLOAT, ["batch", dims.n_vocab])

@@ -110,7 +110,8 @@ def hf_to_ct2_names(src: dict[str, NDArray[Any]], n_enc: int, n_dec: int) -> dic
 def read_hf_folder(folder: Path) -> WhisperWeights:
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     if config.get("model_type") != "whisper":
-        raise ModelFormatError(f"{folder}/config.json is not a Whisper config (model_type {config.get('model_type')!r})")
+        kind = config.get("model_type")
+        raise ModelFormatError(f"{folder}/config.json is not a Whisper config (model_type {kind!r})")
     tokenizer = folder / "tokenizer.json"
     if not tokenizer.is_file():
         raise ModelFormatError(f"{folder} has no tokenizer.json")

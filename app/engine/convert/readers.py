@@ -15,7 +15,7 @@ def model_files(folder: Path) -> list[Path]:
     if is_ct2_folder(folder):
         names = ["model.bin", "config.json", "tokenizer.json"]
     elif is_hf_folder(folder):
-        names = sorted(p.name for p in folder.glob("*.safetensors")) + ["config.json", "tokenizer.json"]
+        names = [*sorted(p.name for p in folder.glob("*.safetensors")), "config.json", "tokenizer.json"]
     else:
         raise ModelFormatError(
             f"{folder} is not a Whisper model folder: expected a CTranslate2 folder (model.bin) "

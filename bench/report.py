@@ -1,0 +1,92 @@
+"""Turn raw benchmark rounds into the comparison table, JSON and a PNG chart."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from app.engine.wer import word_error_rate
+
+
+def _row(label: str, rounds: list[dict], clips: list[tuple[str, str]], median: Callable) -> dict:
+    first = rounds[0]
+    wall = median([r["wall_s"] for r in rounds])
+    return {
+        "config": label, "wall_s": wall, "rtf": wall / first["audio_s"], "load_s": first["load_s"],
+        "encoder_ms_per_window": first["encoder_ms_per_window"] and median(
+            [r["encoder_ms_per_window"] for r in rounds]),
+        "decoder_ms_per_token": first["decoder_ms_per_token"] and median([r["decoder_ms_per_token"] for r in rounds]),
+        "peak_rss_mb": max(r["peak_rss_mb"] for r in rounds),
+        "wer": word_error_rate([ref for _, ref in clips], first["texts"]),
+        "tokens": first["tokens"],
+    }
+
+
+def summarize(raw: dict[str, list[dict]], clips: list[tuple[str, str]], median: Callable) -> list[dict]:
+    rows = {label: _row(label, rounds, clips, median) for label, rounds in raw.items()}
+    for label, row in rows.items():
+        beam = label.split(":")[2]
+        fw32, fw8 = rows.get(f"faster-whisper:float32:{beam}"), rows.get(f"faster-whisper:int8:{beam}")
+        ours32 = rows.get(f"earshot:fp32:{beam}")
+        row["vs_fw_int8"] = row["wall_s"] / fw8["wall_s"] if fw8 else None
+        row["vs_fw_float32"] = row["wall_s"] / fw32["wall_s"] if fw32 else None
+        row["same_tokens_as_fw_float32"] = _same(row, fw32)
+        row["same_tokens_as_earshot_fp32"] = _same(row, ours32)
+    return list(rows.values())
+
+
+def _same(row: dict, other: dict | None) -> int | None:
+    if other is None:
+        return None
+    return sum(a == b for a, b in zip(row["tokens"], other["tokens"], strict=True))
+
+
+def _fmt(value: object, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def markdown(model: str, table: list[dict], n_clips: int) -> str:
+    lines = [f"### {model} ({n_clips} English clips, medians)", "",
+             "| config | wall s | vs fw int8 | vs fw fp32 | RTF | enc ms/window | dec ms/token | load s "
+             "| peak RSS MB | WER % | = fw fp32 | = our fp32 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in table:
+        lines.append(
+            f"| {r['config']} | {r['wall_s']:.2f} | {_fmt(r['vs_fw_int8'], '.2f')} | {_fmt(r['vs_fw_float32'], '.2f')} "
+            f"| {r['rtf']:.3f} | {_fmt(r['encoder_ms_per_window'], '.0f')} | {_fmt(r['decoder_ms_per_token'], '.2f')} "
+            f"| {r['load_s']:.2f} | {r['peak_rss_mb']:.0f} | {r['wer']:.2f} "
+            f"| {_fmt(r['same_tokens_as_fw_float32'], 'd')}/{n_clips} | {_fmt(r['same_tokens_as_earshot_fp32'], 'd')}"
+            f"/{n_clips} |")
+    return "\n".join(lines)
+
+
+def write_outputs(model: str, raw: dict[str, list[dict]], table: list[dict], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    n_clips = len(table[0]["tokens"])
+    text = markdown(model, table, n_clips)
+    print(text)
+    slim = [{k: v for k, v in r.items() if k != "tokens"} for r in table]
+    (folder / f"compare-{model}.json").write_text(json.dumps({"model": model, "table": slim, "raw": raw}, indent=1))
+    (folder / f"compare-{model}.md").write_text(text + "\n")
+    _chart(model, table, folder / f"compare-{model}.png")
+
+
+def _chart(model: str, table: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    labels = [r["config"].replace("faster-whisper", "fw") for r in table]
+    colors = ["#999999" if r["config"].startswith("faster") else "#2b6cb0" for r in table]
+    ax.barh(labels, [r["wall_s"] for r in table], color=colors)
+    for i, r in enumerate(table):
+        ax.text(r["wall_s"], i, f" {r['wall_s']:.2f} s, WER {r['wer']:.1f}", va="center", fontsize=8)
+    ax.set_xlabel("wall time for the whole clip set (s, median), lower is better")
+    ax.set_title(f"Earshot vs faster-whisper, {model}, same weights, 2 threads")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
