@@ -28,7 +28,7 @@ _LOOK = {  # state -> (text, dot colour)
 class DictationIndicator(QWidget):
     clicked = Signal()
 
-    def __init__(self, hint: str = "") -> None:
+    def __init__(self, hint: str = "", error_shown_ms: int = ERROR_SHOWN_MS) -> None:
         flags = (Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
                  | Qt.WindowType.WindowDoesNotAcceptFocus)
         super().__init__(None, flags)
@@ -40,7 +40,7 @@ class DictationIndicator(QWidget):
         self.state = RecordState.IDLE
         self.text = ""
         self.level = 0.0
-        self._hide_timer = QTimer(self, singleShot=True, interval=ERROR_SHOWN_MS)
+        self._hide_timer = QTimer(self, singleShot=True, interval=error_shown_ms)
         self._hide_timer.timeout.connect(self.hide)
 
     def set_state(self, state: RecordState, reason: str = "") -> None:
