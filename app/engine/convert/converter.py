@@ -18,6 +18,9 @@ from app.engine.types import Precision
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
 TOKENIZER_FILE = "tokenizer.json"
+CONVERTER_VERSION = 3
+"""Bumped whenever the graphs a given source and precision produce change; part of the cache key,
+so an upgrade never reuses graphs built by older code."""
 _PROTOBUF_LIMIT = 1_800_000_000  # stay clear of protobuf's 2 GiB limit
 
 

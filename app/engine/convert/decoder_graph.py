@@ -81,12 +81,17 @@ def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
     dims, t = weights.dims, weights.tensors
     g = GraphBuilder("whisper_decoder", dtype)
     _declare_inputs(g, weights)
-    embedding = g.weight("decoder.embeddings", t["decoder/embeddings/weight"])  # [vocab, state]
     positions = g.weight("decoder.positions", t["decoder/position_encodings/encodings"])
-    x = g.op1("Add", [
-        g.op1("Gather", [embedding, "tokens"]),
-        g.op1("Gather", [positions, _positions(g, "tokens", "past_k_0")]),
-    ])
+    if separate_projection and g.dtype == np.float32:
+        # Only a few rows are read per step: keep the table in fp16 (half the memory) and widen them.
+        table = g.const("decoder.embeddings_fp16", t["decoder/embeddings/weight"].astype(np.float16))
+        token_vectors = g.op1("Cast", [g.op1("Gather", [table, "tokens"])], to=TensorProto.FLOAT)
+    else:
+        embedding = g.weight("decoder.embeddings", t["decoder/embeddings/weight"])  # [vocab, state]
+        token_vectors = g.op1("Gather", [embedding, "tokens"])
+    if not separate_projection:
+        assert "decoder.embeddings" in {i.name for i in g.initializers}
+    x = g.op1("Add", [token_vectors, g.op1("Gather", [positions, _positions(g, "tokens", "past_k_0")])])
     head_dim = dims.n_text_state // dims.n_text_head
     present_shape: list[int | str] = ["batch", dims.n_text_head, "total_len", head_dim]
     for layer in range(dims.n_text_layer):
@@ -102,7 +107,7 @@ def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
     if separate_projection:
         logits = g.op1("MatMul", [last, g.weight("decoder.projection_t", t["decoder/embeddings/weight"].T)])
     else:  # tied weights: the embedding matrix itself, read transposed (no copy)
-        logits = g.op1("Gemm", [last, embedding], transB=1)
+        logits = g.op1("Gemm", [last, "decoder.embeddings"], transB=1)
     if g.dtype != np.float32:
         logits = g.op1("Cast", [logits], to=TensorProto.FLOAT)
     g.add_output(logits, "logits", TensorProto.FLOAT, ["batch", dims.n_vocab])

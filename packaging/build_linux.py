@@ -1,0 +1,172 @@
+"""Linux packages of the one-folder bundle: `earshot-<version>-linux-x86_64.tar.gz` and
+`earshot_<version>_amd64.deb` (dpkg-deb; the bundle in /opt/earshot, /usr/bin/earshot, a menu entry)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MAINTAINER = "Earshot developers <earshot@users.noreply.github.com>"
+# Libraries the bundle links against but must not carry (PyInstaller leaves them out on purpose:
+# glibc, the GL/EGL of the user's graphics driver, the display-server client libraries), and the
+# Debian package of each. `check_links` fails the build on any other missing library.
+SYSTEM_LIBRARIES = {
+    "libc.so.6": "libc6", "libm.so.6": "libc6", "libdl.so.2": "libc6", "libpthread.so.0": "libc6",
+    "librt.so.1": "libc6", "libresolv.so.2": "libc6", "libutil.so.1": "libc6", "libmvec.so.1": "libc6",
+    "ld-linux-x86-64.so.2": "libc6",
+    "libGL.so.1": "libgl1", "libEGL.so.1": "libegl1", "libxcb.so.1": "libxcb1",
+    "libwayland-client.so.0": "libwayland-client0", "libwayland-cursor.so.0": "libwayland-cursor0",
+}
+# Only the Wayland platform plugin links these; without them Qt runs on X11 (XWayland), and every
+# Wayland desktop has them.
+OPTIONAL_PACKAGES = {"libwayland-client0", "libwayland-cursor0"}
+# Bundled, but their configuration lives in these packages: fontconfig's /etc/fonts (and, through
+# fontconfig-config, a font), ALSA's alsa.conf (libasound2-data), without which no sound device opens.
+CONFIG_DEPENDS = ["libfontconfig1", "libx11-6", "libasound2"]
+RECOMMENDS = ["pulseaudio | pipewire-pulse", "libasound2-plugins", "xdotool"]
+DESCRIPTION = """Offline dictation and transcription with Whisper
+ Speak and text appears, live and private: Whisper runs on this machine through
+ onnxruntime, with no network. Audio and video files are transcribed to TXT, SRT,
+ VTT and JSON. The default model (Whisper tiny.en) is included, ready to use."""
+
+
+def preflight() -> None:
+    """Fail early, with the fix, when the build host lacks what the bundle copies from it."""
+    import ctypes.util
+
+    problems = [f"{tool} (apt-get install {package})" for tool, package in
+                (("dpkg-deb", "dpkg"), ("strip", "binutils"), ("objdump", "binutils")) if shutil.which(tool) is None]
+    for library, package in (("portaudio", "libportaudio2"), ("xcb-icccm", "libxcb-icccm4"),
+                             ("xcb-keysyms", "libxcb-keysyms1"), ("xcb-cursor", "libxcb-cursor0")):
+        if ctypes.util.find_library(library) is None:
+            problems.append(f"lib{library} (apt-get install {package})")
+    if problems:
+        raise SystemExit("the build host lacks: " + ", ".join(problems))
+
+
+def _elf_files(root: Path) -> list[Path]:
+    found = []
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            with path.open("rb") as handle:
+                if handle.read(4) == b"\x7fELF":
+                    found.append(path)
+    return found
+
+
+def check_links(bundle: Path) -> set[str]:
+    """Every library a bundled binary links against must be bundled or a known system library;
+    returns the Debian packages of the system libraries used."""
+    from prune_bundle import elf_needed
+
+    files = _elf_files(bundle)
+    bundled = {p.name for p in bundle.rglob("*")}
+    missing: dict[str, str] = {}
+    packages: set[str] = set()
+    for path in files:
+        for name in elf_needed(str(path)):
+            if name in SYSTEM_LIBRARIES:
+                packages.add(SYSTEM_LIBRARIES[name])
+            elif name not in bundled:
+                missing.setdefault(name, str(path.relative_to(bundle)))
+    if missing:
+        raise RuntimeError(f"bundled binaries link against libraries that are not there: {missing}")
+    return packages
+
+
+def required_glibc(bundle: Path) -> str:
+    """The newest GLIBC_x.y symbol version any bundled binary asks for (libc6's minimum)."""
+    versions = {(2, 17)}
+    for path in _elf_files(bundle):
+        for major, minor in re.findall(rb"GLIBC_(\d+)\.(\d+)", path.read_bytes()):
+            versions.add((int(major), int(minor)))
+    major, minor = max(versions)
+    return f"{major}.{minor}"
+
+
+def strip_libpython(bundle: Path) -> None:
+    """Drop the debug symbols of an unstripped libpython (pyenv builds: 23 MB -> ~5 MB).
+    Other libraries are left alone: wheels ship them stripped, and stripping an
+    auditwheel-patched library can break it."""
+    if shutil.which("strip") is None:
+        return
+    for lib in bundle.glob("_internal/libpython3*.so*"):
+        if lib.is_file() and not lib.is_symlink():
+            subprocess.run(["strip", "--strip-unneeded", str(lib)], check=True)
+
+
+def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    info.uid = info.gid = 0
+    info.uname = info.gname = "root"
+    return info
+
+
+def make_tarball(bundle: Path, version: str, dist: Path) -> Path:
+    """`earshot-<version>/` (the bundle, `./earshot` starts it) as a gzip tarball."""
+    target = dist / f"earshot-{version}-linux-x86_64.tar.gz"
+    with tarfile.open(target, "w:gz", compresslevel=6) as tar:
+        tar.add(bundle, arcname=f"earshot-{version}", filter=_root_owned)
+    return target
+
+
+def _installed_size_kib(root: Path) -> int:
+    return sum(-(-p.lstat().st_size // 1024) for p in root.rglob("*") if not p.is_dir())
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """Copy `src` to `dst` with hard links where the file system allows (fast, no extra space)."""
+    def link(a: str, b: str) -> None:
+        try:
+            os.link(a, b)
+        except OSError:
+            shutil.copy2(a, b)
+
+    shutil.copytree(src, dst, symlinks=True, copy_function=link)
+
+
+def _control(version: str, root: Path, glibc: str, system_packages: set[str]) -> str:
+    depends = [f"libc6 (>= {glibc})", *sorted(system_packages - {"libc6"} - OPTIONAL_PACKAGES), *CONFIG_DEPENDS]
+    recommends = [*RECOMMENDS, *sorted(system_packages & OPTIONAL_PACKAGES)]
+    fields = {
+        "Package": "earshot",
+        "Version": version,
+        "Architecture": "amd64",
+        "Maintainer": MAINTAINER,
+        "Installed-Size": str(_installed_size_kib(root)),
+        "Section": "sound",
+        "Priority": "optional",
+        "Depends": ", ".join(depends),
+        "Recommends": ", ".join(recommends),
+        "Description": DESCRIPTION,
+    }
+    return "".join(f"{key}: {value}\n" for key, value in fields.items())
+
+
+def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> Path:
+    """Build the .deb with dpkg-deb. zstd needs dpkg >= 1.21.18 (Debian 12, Ubuntu 22.04 and later,
+    which the bundle's glibc needs anyway); level 9 is 5 % smaller than the default for 10 s more on
+    two cores, while level 19 or xz would take minutes for another 5-12 %."""
+    root = work / f"earshot_{version}_amd64"
+    shutil.rmtree(root, ignore_errors=True)
+    _link_tree(bundle, root / "opt" / "earshot")
+    (root / "usr" / "bin").mkdir(parents=True)
+    (root / "usr" / "bin" / "earshot").symlink_to("/opt/earshot/earshot")
+    for src, dst in ((HERE / "linux" / "earshot.desktop", "usr/share/applications/earshot.desktop"),
+                     (icon, "usr/share/icons/hicolor/scalable/apps/earshot.svg"),
+                     (HERE / "linux" / "copyright", "usr/share/doc/earshot/copyright")):
+        (root / dst).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, root / dst)
+        (root / dst).chmod(0o644)
+    (root / "DEBIAN").mkdir()
+    control = _control(version, root, required_glibc(bundle), check_links(bundle))
+    (root / "DEBIAN" / "control").write_text(control, encoding="utf-8")
+    target = dist / f"earshot_{version}_amd64.deb"
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zzstd", "-z9", "--build",
+                    str(root), str(target)], check=True, stdout=subprocess.DEVNULL)
+    shutil.rmtree(root)
+    return target

@@ -1,0 +1,101 @@
+"""The default model, converted at build time for the bundle: `<staging>/models/<name>/<precision>/`.
+
+The graphs are the converter's own at the `auto` precision for the CPU, with one storage change:
+fp32 initializers whose values fp16 holds exactly (for tiny.en, whose source weights are fp16: all
+float weights of the fp32 graphs; in the int8 graphs the token embedding and what stays unquantized)
+are stored as fp16 and widened by a `Cast` that onnxruntime constant-folds into the same fp32
+tensor when the session loads. The arithmetic is unchanged (`verify_same_results` checks that
+tokens and log-probabilities are identical on real audio); the files shrink by a third (int8) to
+a half (fp32).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.loader import resolve_precision
+from app.engine.model import WhisperEngine
+from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
+from app.engine.runtime import WhisperRuntime
+from app.engine.sessions import SessionConfig
+from app.engine.types import DecodeOptions, Precision
+
+_MIN_ELEMENTS = 1024  # smaller tensors are not worth a Cast node
+
+
+def compact_graph(source: Path, target: Path) -> tuple[int, int]:
+    """Copy the graph at `source` to `target`, fp32 weights that fp16 holds exactly stored as
+    fp16 + Cast. Returns (elements stored as fp16, elements kept in fp32)."""
+    model = onnx.load(str(source))
+    graph = model.graph
+    kept: list[onnx.TensorProto] = []
+    casts: list[onnx.NodeProto] = []
+    halved = full = 0
+    for tensor in graph.initializer:
+        if tensor.data_type == TensorProto.FLOAT and int(np.prod(tensor.dims)) >= _MIN_ELEMENTS:
+            values = numpy_helper.to_array(tensor)
+            half = values.astype(np.float16)
+            if np.array_equal(half.astype(np.float32), values):
+                kept.append(numpy_helper.from_array(half, f"{tensor.name}.fp16"))
+                casts.append(helper.make_node("Cast", [f"{tensor.name}.fp16"], [tensor.name],
+                                              name=f"{tensor.name}.widen", to=TensorProto.FLOAT))
+                halved += values.size
+                continue
+            full += values.size
+        kept.append(tensor)
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    nodes = list(graph.node)
+    del graph.node[:]
+    graph.node.extend(casts + nodes)  # the Casts read only initializers: first keeps topological order
+    onnx.checker.check_model(model)
+    onnx.save(model, str(target))
+    return halved, full
+
+
+def _transcript(folder: Path, audio: np.ndarray) -> list[tuple[list[int], float, float]]:
+    engine = WhisperEngine(WhisperRuntime(folder, SessionConfig("cpu", 0)), "check", Precision.FP32)
+    segments, _info = engine.transcribe(audio, DecodeOptions(beam_size=1))
+    return [(s.tokens, s.avg_logprob, s.no_speech_prob) for s in segments]
+
+
+def verify_same_results(original: Path, compacted: Path, clip: Path) -> None:
+    """Both graphs must give the same tokens and bit-identical log-probabilities on `clip`."""
+    from app.audio.file_decoder import decode_audio
+
+    audio = decode_audio(clip)
+    before, after = _transcript(original, audio), _transcript(compacted, audio)
+    if not before or before != after:
+        raise RuntimeError(f"the compacted graphs decode differently: {before} != {after}")
+
+
+def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
+    """Convert the bundled model (reusing `cache_dir` across builds) and stage its compacted graphs."""
+    store = ModelStore(data_dir=cache_dir / "data", cache_dir=cache_dir)
+    store.prebuilt_dir = None  # build from the source weights, never from an earlier bundle
+    entry = store.resolve(None)
+    precision = resolve_precision(Precision.AUTO, "cpu")
+    start = time.perf_counter()
+    converted = store.converted(entry, precision)
+    print(f"model: {entry.name} {precision.value} converted in {time.perf_counter() - start:.1f} s ({converted})")
+    target = staging / "models" / entry.name / precision.value
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for name in (ENCODER_FILE, DECODER_FILE):
+        halved, full = compact_graph(converted / name, target / name)
+        print(f"model: {name}: {halved:,} weights stored as fp16 (exact), {full:,} kept in fp32")
+    shutil.copy2(converted / TOKENIZER_FILE, target / TOKENIZER_FILE)
+    verify_same_results(converted, target, clip)
+    _write_complete_marker(target)
+    if not _is_complete(target):
+        raise RuntimeError(f"{target} is not a complete model entry")
+    size = sum(p.stat().st_size for p in target.iterdir()) / 1e6
+    print(f"model: staged {target} ({size:.1f} MB): same tokens and log-probabilities as the converter's graphs")
+    return target

@@ -1,0 +1,153 @@
+"""The Linux installers, built and used the way a user gets them: `python packaging/build.py`
+builds the frozen one-folder app, the .tar.gz and the .deb (once per test session, into a temporary
+folder); the frozen `earshot --self-test` must transcribe the shipped clip with the pre-converted
+model (no conversion, no network); the .deb is installed with dpkg, run from PATH, and removed.
+
+Set EARSHOT_TEST_DIST to a dist/ folder that `packaging/build.py` filled earlier in the same run
+to test those artifacts instead of building again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from earshot_testing import REPO_ROOT
+
+from app.engine.wer import normalize
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux installers build on Linux only"),
+]
+
+VERSION = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+CLIP_TEXT = (REPO_ROOT / "resources" / "selftest.txt").read_text(encoding="utf-8").strip()
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    if reuse := os.environ.get("EARSHOT_TEST_DIST"):
+        yield Path(reuse)
+        return
+    out = tmp_path_factory.mktemp("dist")
+    result = subprocess.run([sys.executable, str(REPO_ROOT / "packaging" / "build.py"), "--dist", str(out)],
+                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    yield out
+    shutil.rmtree(out, ignore_errors=True)  # about 800 MB
+
+
+def _user_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """A first start: empty cache, data and config folders, no display."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    for var in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "EARSHOT_CACHE_DIR", "EARSHOT_DATA_DIR"):
+        env[var] = str(tmp_path / "home" / var.lower())
+    env.pop("EARSHOT_PREBUILT_DIR", None)
+    return {**env, **extra}
+
+
+def _self_test(command: list[str], env: dict[str, str]) -> str:
+    result = subprocess.run([*command, "--self-test"], env=env, capture_output=True, text=True, timeout=300)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    heard = re.search(r'heard "(.*?)"', output)
+    assert heard, output
+    assert normalize(heard.group(1)) == normalize(CLIP_TEXT), output
+    assert "all is well" in output
+    return output
+
+
+def _assert_first_start_converted_nothing(env: dict[str, str]) -> None:
+    cache = Path(env["EARSHOT_CACHE_DIR"])
+    assert not (cache / "converted").exists(), list(cache.rglob("*"))
+
+
+def test_frozen_self_test_uses_the_shipped_model(dist: Path, tmp_path: Path) -> None:
+    env = _user_env(tmp_path, QT_QPA_PLATFORM="offscreen")
+    output = _self_test([str(dist / "earshot" / "earshot")], env)
+    assert f"shipped pre-converted graphs in {dist / 'earshot' / '_internal' / 'models'}" in output
+    assert "platform offscreen" in output
+    _assert_first_start_converted_nothing(env)
+
+
+def test_frozen_version_and_transcribe(dist: Path, tmp_path: Path) -> None:
+    exe = str(dist / "earshot" / "earshot")
+    env = _user_env(tmp_path)
+    version = subprocess.run([exe, "--version"], env=env, capture_output=True, text=True, timeout=60)
+    assert version.stdout.strip() == f"earshot {VERSION}"
+    clip = REPO_ROOT / "tests" / "data" / "espeak_meeting.wav"
+    result = subprocess.run([exe, "transcribe", "--beam-size", "1", "--format", "srt", str(clip)],
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "00:00:00,000 -->" in result.stdout
+    assert normalize(result.stdout.split("\n", 2)[2]).startswith("please move the meeting to thursday")
+
+
+def test_frozen_app_imports_and_quantizes_a_model(dist: Path, tmp_path: Path, bundled_model_dir: Path) -> None:
+    """int8/int4 conversion runs onnxruntime.quantization inside the bundle (modules PyInstaller
+    cannot see by itself)."""
+    exe = str(dist / "earshot" / "earshot")
+    env = _user_env(tmp_path)
+    steps = [["models", "import", str(bundled_model_dir), "--name", "tiny-copy"],
+             ["transcribe", "--model", "tiny-copy", "--precision", "int8", "--beam-size", "1",
+              str(REPO_ROOT / "tests" / "data" / "espeak_weather.wav")]]
+    for step in steps:
+        result = subprocess.run([exe, *step], env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert "sunny" in result.stdout.lower()
+    assert list(Path(env["EARSHOT_CACHE_DIR"]).glob("converted/tiny-copy-*/int8/complete.json"))
+
+
+def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
+    """The xcb platform plugin and the X libraries the bundle carries, under Xvfb."""
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert xvfb.stdout is not None
+        display = xvfb.stdout.readline().strip()
+        assert display, "Xvfb did not start"
+        output = _self_test([str(dist / "earshot" / "earshot")], _user_env(tmp_path, DISPLAY=f":{display}"))
+        assert "platform xcb" in output
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=30)
+
+
+def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
+    with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.gz") as tar:
+        tar.extractall(tmp_path / "unpacked", filter="tar")
+    folder = tmp_path / "unpacked" / f"earshot-{VERSION}"
+    env = _user_env(tmp_path)  # no display and no QT_QPA_PLATFORM: the self-test must pick offscreen itself
+    output = _self_test([str(folder / "earshot")], env)
+    assert "no display: checked offscreen" in output
+    _assert_first_start_converted_nothing(env)
+
+
+def test_deb_installs_runs_from_path_and_removes(dist: Path, tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("dpkg -i needs root; CI runs as root")
+    deb = dist / f"earshot_{VERSION}_amd64.deb"
+    installed = subprocess.run(["dpkg", "-i", str(deb)], capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    try:
+        assert Path("/usr/bin/earshot").resolve() == Path("/opt/earshot/earshot")
+        desktop = Path("/usr/share/applications/earshot.desktop").read_text(encoding="utf-8")
+        assert "Exec=earshot" in desktop and "Icon=earshot" in desktop
+        assert Path("/usr/share/icons/hicolor/scalable/apps/earshot.svg").is_file()
+        env = _user_env(tmp_path, PATH="/usr/bin:/bin")
+        output = _self_test(["earshot"], env)
+        assert "shipped pre-converted graphs in /opt/earshot/_internal/models" in output
+        _assert_first_start_converted_nothing(env)
+    finally:
+        removed = subprocess.run(["dpkg", "-r", "earshot"], capture_output=True, text=True, timeout=300)
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    assert not Path("/opt/earshot").exists() and not Path("/usr/bin/earshot").exists()
