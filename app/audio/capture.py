@@ -1,0 +1,259 @@
+"""Microphone capture: sounddevice InputStream -> mono float32 -> `RingBuffer`.
+
+The stream runs at 16 kHz when the device offers it, otherwise at the device's default rate;
+the consumer resamples off the callback (see `app.audio.resampler`). The callback only mixes
+down into a preallocated scratch array and copies into the ring: no allocation of audio buffers,
+no logging, no locks. PortAudio problems surface as `AudioDeviceError` with a message a user
+can act on.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.audio.ring_buffer import RingBuffer
+
+PREFERRED_RATE = 16_000
+
+
+class AudioDeviceError(Exception):
+    """No PortAudio, no input device, a device that cannot be opened, or one that disappeared."""
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    """One input device as PortAudio lists it. `default_rate` is in Hz."""
+
+    index: int
+    name: str
+    host_api: str
+    channels: int
+    default_rate: float
+    is_default: bool
+
+
+@dataclass(frozen=True)
+class CaptureOptions:
+    """How to open the microphone.
+
+    `device` is a name (substring, case-insensitive), an index, or None for the default input.
+    `block_s` is the callback block length in seconds; `ring_s` the ring capacity in seconds.
+    `stall_s`: a started stream whose callbacks stop for this long counts as lost (ALSA/PulseAudio
+    do not always end the stream when a device or the sound server goes away).
+    """
+
+    device: str | int | None = None
+    block_s: float = 0.02
+    ring_s: float = 20.0
+    latency: str = "low"
+    stall_s: float = 3.0
+
+
+def load_sounddevice() -> Any:
+    """Import sounddevice, turning "PortAudio library not found" into `AudioDeviceError`."""
+    try:
+        import sounddevice
+    except OSError as exc:  # the wheel is pure Python; libportaudio2 is a system library
+        raise AudioDeviceError(
+            "The PortAudio library is not installed, so no microphone can be used "
+            "(on Debian/Ubuntu: apt install libportaudio2)."
+        ) from exc
+    return sounddevice
+
+
+def rescan_devices() -> None:
+    """Make PortAudio enumerate devices again (it does so only once, at import)."""
+    sd = load_sounddevice()
+    sd._terminate()
+    sd._initialize()
+
+
+def list_input_devices() -> list[InputDevice]:
+    """Every device with at least one input channel; empty when there is no audio system."""
+    sd = load_sounddevice()
+    try:
+        devices = sd.query_devices()
+        default_in = int(sd.default.device[0])
+        apis = sd.query_hostapis()
+    except sd.PortAudioError as exc:
+        raise AudioDeviceError(f"Could not list audio devices: {exc}") from exc
+    result = []
+    for dev in devices:
+        if int(dev["max_input_channels"]) < 1:
+            continue
+        result.append(
+            InputDevice(
+                index=int(dev["index"]),
+                name=str(dev["name"]),
+                host_api=str(apis[int(dev["hostapi"])]["name"]),
+                channels=int(dev["max_input_channels"]),
+                default_rate=float(dev["default_samplerate"]),
+                is_default=int(dev["index"]) == default_in,
+            )
+        )
+    return result
+
+
+def default_input_device() -> InputDevice:
+    """The system's default input device, or `AudioDeviceError` when there is none."""
+    devices = list_input_devices()
+    if not devices:
+        raise AudioDeviceError(
+            "No microphone found: the system lists no audio input device "
+            "(is PulseAudio/PipeWire running, and is a microphone plugged in?)."
+        )
+    for dev in devices:
+        if dev.is_default:
+            return dev
+    return devices[0]
+
+
+def find_input_device(wanted: str | int | None) -> InputDevice:
+    """Resolve a device by index, by (case-insensitive substring of its) name, or the default."""
+    if wanted is None:
+        return default_input_device()
+    devices = list_input_devices()
+    for dev in devices:
+        if isinstance(wanted, int) and dev.index == wanted:
+            return dev
+        if isinstance(wanted, str) and dev.name.lower() == wanted.lower():
+            return dev
+    if isinstance(wanted, str):
+        matches = [d for d in devices if wanted.lower() in d.name.lower()]
+        if matches:
+            return matches[0]
+    names = ", ".join(repr(d.name) for d in devices) or "none"
+    raise AudioDeviceError(f"No input device matches {wanted!r}; available inputs: {names}.")
+
+
+class MicrophoneCapture:
+    """Streams one input device into a `RingBuffer` at `self.sample_rate` Hz, mono float32.
+
+    `start()` opens the device; `stop()` closes it and closes the ring. `lost` becomes True when
+    the stream ends without `stop()` (device unplugged, server gone); `error` then says why.
+    """
+
+    def __init__(self, options: CaptureOptions = CaptureOptions()) -> None:
+        self.options = options
+        self.device = find_input_device(options.device)
+        self._sd = load_sounddevice()
+        self.sample_rate = self._pick_rate()
+        self.channels = 1 if self._mono_ok() else min(self.device.channels, 2)
+        block = max(1, round(options.block_s * self.sample_rate))
+        self.ring = RingBuffer(int(options.ring_s * self.sample_rate), self.sample_rate)
+        self._scratch = np.zeros(block * 4, dtype=np.float32)
+        self._status_overflows = 0
+        self._callbacks = 0
+        self._stopping = False
+        self._started = False
+        self._started_at = 0.0
+        self._finished = threading.Event()
+        self.error: str | None = None
+        self._stream = self._open(block)
+
+    def _check(self, rate: float, channels: int) -> bool:
+        try:
+            self._sd.check_input_settings(
+                device=self.device.index, samplerate=rate, channels=channels, dtype="float32"
+            )
+        except Exception:  # PortAudio raises several types for "unsupported"
+            return False
+        return True
+
+    def _pick_rate(self) -> int:
+        if self._check(PREFERRED_RATE, 1) or self._check(PREFERRED_RATE, 2):
+            return PREFERRED_RATE
+        return int(self.device.default_rate)
+
+    def _mono_ok(self) -> bool:
+        return self._check(self.sample_rate, 1)
+
+    def _open(self, block: int) -> Any:
+        try:
+            return self._sd.InputStream(
+                device=self.device.index,
+                samplerate=self.sample_rate,
+                channels=self.channels,
+                dtype="float32",
+                blocksize=block,
+                latency=self.options.latency,
+                callback=self._callback,
+                finished_callback=self._on_finished,
+            )
+        except Exception as exc:
+            raise AudioDeviceError(
+                f"Could not open the microphone {self.device.name!r}: {exc}"
+            ) from exc
+
+    def _callback(self, indata: NDArray[np.float32], frames: int, time: Any, status: Any) -> None:
+        """PortAudio thread: mix down and copy into the ring. No allocation, logging or locks."""
+        if status.input_overflow:
+            self._status_overflows += 1
+        if self.channels == 1:
+            self.ring.write(indata[:, 0])
+        else:
+            out = self._scratch[:frames]
+            np.sum(indata, axis=1, out=out)
+            out *= 1.0 / self.channels
+            self.ring.write(out)
+        self._callbacks += 1
+
+    def _lost_message(self) -> str:
+        return f"The microphone {self.device.name!r} stopped delivering audio (unplugged?)."
+
+    def _on_finished(self) -> None:
+        if not self._stopping:
+            self.error = self._lost_message()
+        self.ring.close()
+        self._finished.set()
+
+    @property
+    def callbacks(self) -> int:
+        """Number of callbacks so far (0 until the device really delivers audio)."""
+        return self._callbacks
+
+    @property
+    def overflows(self) -> int:
+        """Blocks lost: PortAudio input overflows plus ring-buffer overflows."""
+        return self._status_overflows + self.ring.overflow_blocks
+
+    @property
+    def lost(self) -> bool:
+        return self.error is not None
+
+    def start(self) -> None:
+        try:
+            self._stream.start()
+            self._started_at = time.monotonic()
+            self._started = True
+        except Exception as exc:
+            raise AudioDeviceError(
+                f"Could not start the microphone {self.device.name!r}: {exc}"
+            ) from exc
+
+    def stop(self) -> None:
+        """Stop and close the stream; the ring is closed so the consumer can flush."""
+        self._stopping = True
+        try:
+            self._stream.stop()
+            self._stream.close()
+        except Exception:  # the device may already be gone; the audio we have is what matters
+            pass
+        self.ring.close()
+
+    def check_alive(self) -> None:
+        """Raise `AudioDeviceError` if the stream died or stalled (device lost) without `stop()`."""
+        if self.error is None and self._started and not self._stopping:
+            last = self.ring.last_write_time or self._started_at
+            stalled = time.monotonic() - last > self.options.stall_s
+            if stalled or not self._stream.active:
+                self.error = self._lost_message()
+                self.ring.close()
+        if self.error is not None:
+            raise AudioDeviceError(self.error)

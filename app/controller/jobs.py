@@ -1,0 +1,236 @@
+"""The file job queue: one background thread transcribes queued files in order.
+
+Each job reports progress as audio seconds done of the total, with an ETA; a bad file fails
+its own job with a readable message and the queue goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QObject, Qt, Signal
+
+from app.controller.ports import (
+    AudioDecoder,
+    Engine,
+    EngineConfig,
+    EngineLoader,
+    FileTranscript,
+    LoadedEngine,
+)
+from app.controller.states import JobState
+from app.engine.types import (
+    SAMPLE_RATE,
+    CancelledError,
+    CancelToken,
+    DecodeOptions,
+    Segment,
+    TranscriptionInfo,
+)
+
+MEDIA_SUFFIXES = frozenset(
+    {
+        ".wav", ".mp3", ".flac", ".ogg", ".oga", ".opus", ".m4a", ".aac", ".wma", ".aif",
+        ".aiff", ".webm", ".mp4", ".m4v", ".mkv", ".mov", ".avi", ".mpeg", ".mpg", ".3gp",
+        ".amr",
+    }
+)
+"""Files picked up when a folder is dropped (a file dropped by itself is always tried)."""
+
+
+@dataclass
+class Job:
+    id: int
+    path: Path
+    state: JobState = JobState.QUEUED
+    done_s: float = 0.0
+    total_s: float | None = None
+    eta_s: float | None = None
+    error: str = ""
+    transcript: FileTranscript | None = None
+    cancel_token: CancelToken = field(default_factory=CancelToken)
+
+    @property
+    def fraction(self) -> float:
+        if self.state == JobState.DONE:
+            return 1.0
+        return min(1.0, self.done_s / self.total_s) if self.total_s else 0.0
+
+
+def expand_paths(paths: Iterable[Path]) -> list[Path]:
+    """Files as given; folders replaced by the media files inside them (recursive, sorted).
+
+    Hidden files in folders are skipped (e.g. macOS "._x.m4a" resource forks, not audio).
+    """
+    found: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            found.append(path)
+            continue
+        for candidate in sorted(path.rglob("*")):
+            hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
+            if candidate.suffix.lower() in MEDIA_SUFFIXES and candidate.is_file() and not hidden:
+                found.append(candidate)
+    return found
+
+
+class JobQueue(QObject):
+    job_added = Signal(object)  # Job
+    job_changed = Signal(object)  # Job
+    job_finished = Signal(object)  # Job (done, failed or cancelled)
+    _update = Signal(object)  # Job, from the worker thread
+
+    def __init__(
+        self,
+        loader: EngineLoader,
+        decoder: AudioDecoder,
+        config: Callable[[], tuple[EngineConfig, DecodeOptions]],
+        before_load: Callable[[], object] = lambda: None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._loader = loader
+        self._before_load = before_load
+        self._decoder = decoder
+        self._config = config
+        self._ids = itertools.count(1)
+        self.jobs: dict[int, Job] = {}
+        self._reported: set[int] = set()
+        self._queue: queue.Queue[tuple[Job, EngineConfig, DecodeOptions] | None] = queue.Queue()
+        self._engine: tuple[EngineConfig, LoadedEngine] | None = None
+        self._worker = threading.Thread(target=self._run, name="earshot-jobs", daemon=True)
+        self._worker.start()
+        self._update.connect(self._on_update, Qt.ConnectionType.QueuedConnection)
+
+    def add(self, paths: Iterable[Path]) -> list[Job]:
+        added = []
+        for path in expand_paths(paths):
+            job = Job(next(self._ids), path)
+            self.jobs[job.id] = job
+            added.append(job)
+            self.job_added.emit(job)
+            engine_config, options = self._config()
+            self._queue.put((job, engine_config, options))
+        return added
+
+    def cancel(self, job_id: int) -> None:
+        job = self.jobs.get(job_id)
+        if job is not None and not job.state.finished:
+            job.cancel_token.cancel()
+            if job.state == JobState.QUEUED:
+                self._set(job, JobState.CANCELLED)
+
+    def remove(self, job_id: int) -> None:
+        job = self.jobs.get(job_id)
+        if job is not None and job.state.finished:
+            del self.jobs[job_id]
+
+    def shutdown(self, timeout_s: float = 3.0) -> None:
+        """Cancel every job and wait for the worker thread (it checks cancel at every step)."""
+        for job in self.jobs.values():
+            job.cancel_token.cancel()
+        self._queue.put(None)
+        self._worker.join(timeout_s)
+
+    def pending(self) -> int:
+        """Jobs whose end has not yet been announced on the GUI thread."""
+        return sum(job.id not in self._reported for job in self.jobs.values())
+
+    # --- worker thread -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            job, engine_config, options = item
+            if job.cancel_token.cancelled:
+                continue
+            try:
+                self._transcribe(job, engine_config, options)
+            except CancelledError:
+                self._set(job, JobState.CANCELLED)
+            except Exception as exc:  # a bad file fails its row; the queue goes on
+                job.error = _readable(exc)
+                self._set(job, JobState.FAILED)
+
+    def _transcribe(self, job: Job, engine_config: EngineConfig, options: DecodeOptions) -> None:
+        self._set(job, JobState.DECODING)
+        audio = self._decoder(job.path)
+        job.total_s = len(audio) / SAMPLE_RATE
+        if len(audio) == 0:
+            raise ValueError("the file has no audio")
+        loaded = self._engine_for(job, engine_config)
+        job.cancel_token.raise_if_cancelled()
+        self._set(job, JobState.TRANSCRIBING)
+        segments, info = self._collect(job, loaded.engine, audio, options)
+        job.transcript = FileTranscript(
+            path=job.path,
+            segments=segments,
+            language=info.language,
+            duration_s=job.total_s,
+            model=loaded.description.model,
+            precision=loaded.description.precision,
+            language_probability=info.language_probability,
+            timings=info.timings,
+        )
+        job.done_s = job.total_s
+        self._set(job, JobState.DONE)
+
+    def _collect(
+        self, job: Job, engine: Engine, audio: NDArray[np.float32], options: DecodeOptions
+    ) -> tuple[list[Segment], TranscriptionInfo]:
+        """Run the engine, updating progress and ETA as it goes."""
+        started = time.monotonic()
+
+        def progress(done_s: float, total_s: float) -> None:
+            job.done_s = min(done_s, job.total_s or total_s)
+            if job.done_s > 0 and job.total_s:
+                job.eta_s = (time.monotonic() - started) / job.done_s * (job.total_s - job.done_s)
+            self._set(job, JobState.TRANSCRIBING)
+
+        iterator, info = engine.transcribe(audio, options, job.cancel_token, progress)
+        segments = []
+        for segment in iterator:
+            segments.append(segment)
+            progress(segment.end, job.total_s or segment.end)
+        job.cancel_token.raise_if_cancelled()
+        return segments, info
+
+    def _engine_for(self, job: Job, config: EngineConfig) -> LoadedEngine:
+        """Files run on their own engine instance so they never block live dictation."""
+        if self._engine is None or self._engine[0] != config:
+            self._set(job, JobState.LOADING_MODEL)
+            self._engine = None
+            self._before_load()  # let the main load convert first: conversions must not race
+            self._engine = (config, self._loader(config))
+        return self._engine[1]
+
+    def _set(self, job: Job, state: JobState) -> None:
+        job.state = state
+        try:
+            self._update.emit(job)
+        except RuntimeError:
+            job.cancel_token.cancel()  # the app closed: stop working for nobody
+
+    # --- GUI thread ----------------------------------------------------------------------
+
+    def _on_update(self, job: Job) -> None:
+        if job.id not in self.jobs or job.id in self._reported:
+            return  # removed, or its end already announced (updates are queued, jobs mutable)
+        finished = job.state.finished
+        if finished:
+            self._reported.add(job.id)  # before the signals: listeners see pending() without it
+        self.job_changed.emit(job)
+        if finished:
+            self.job_finished.emit(job)
+
+
+def _readable(exc: Exception) -> str:
+    message = str(exc).strip() or type(exc).__name__
+    return message[0].upper() + message[1:]

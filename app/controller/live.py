@@ -1,0 +1,111 @@
+"""Adapts the Qt-free dictation worker (app.dictation) to the controller's session port."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, cast
+
+import numpy as np
+
+from app.audio.capture import MicrophoneCapture
+from app.audio.replay import ReplaySource
+from app.audio.vad import VadOptions
+from app.controller.ports import (
+    AudioSource,
+    DictationEvent,
+    DictationEventKind,
+    DictationRequest,
+)
+from app.dictation.events import DictationEvent as WorkerEvent
+from app.dictation.events import EventType
+from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
+from app.dictation.session import file_source, microphone_source
+from app.dictation.worker import DictationOptions, DictationWorker
+
+LEVEL_WINDOW_S = 0.05
+"""The level meter shows the peak of the newest 50 ms of audio."""
+
+_KINDS = {
+    EventType.TENTATIVE: DictationEventKind.TENTATIVE,
+    EventType.COMMIT: DictationEventKind.COMMIT,
+    EventType.FINAL: DictationEventKind.FINAL,
+    EventType.ERROR: DictationEventKind.ERROR,
+    EventType.SUMMARY: DictationEventKind.ENDED,
+}
+
+
+def vad_threshold(sensitivity: float) -> float:
+    """Sensitivity 0..1 (higher hears quieter speech) -> Silero speech probability threshold."""
+    return float(min(0.8, max(0.2, 0.8 - 0.6 * sensitivity)))
+
+
+class LiveSession:
+    """One dictation session on the real worker; events go to `emit` from its thread."""
+
+    def __init__(self, request: DictationRequest, emit: Callable[[DictationEvent], None]) -> None:
+        self._emit = emit
+        self._source = open_source(request.source)
+        decode = dataclasses.replace(
+            streaming_decode_options(request.options.language),
+            task=request.options.task,
+            initial_prompt=request.options.initial_prompt,
+        )
+        options = DictationOptions(
+            policy=PolicyOptions(decode=decode),
+            vad=VadOptions(threshold=vad_threshold(request.vad_sensitivity)),
+            realtime=request.source.replay_file is None or request.source.realtime,
+        )
+        # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.
+        decoder = cast(WindowDecoder, request.engine)
+        self._worker = DictationWorker(self._source, decoder, self._forward, options)
+
+    def start(self) -> None:
+        try:
+            self._worker.start()
+        except Exception:  # the microphone would not start: do not leave the worker waiting
+            self._worker.cancel()
+            raise
+
+    def stop(self) -> None:
+        self._worker.stop()
+
+    def cancel(self) -> None:
+        self._worker.cancel()
+
+    def join(self, timeout: float) -> bool:
+        return bool(self._worker.join(timeout))
+
+    def level(self) -> float:
+        """Peak of the newest audio still buffered: the worker's 16 kHz timeline keeps speech
+        until it is committed; the source ring, what the worker has not pulled yet."""
+        return max(_newest_peak(self._worker.timeline.ring), _newest_peak(self._source.ring))
+
+    def _forward(self, event: WorkerEvent) -> None:
+        self._emit(
+            DictationEvent(
+                kind=_KINDS[event.type],
+                text=event.text,
+                utterance=event.utterance,
+                audio_start_s=event.audio_start_s,
+                audio_end_s=event.audio_end_s,
+                latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
+            )
+        )
+
+
+def _newest_peak(ring: Any) -> float:
+    try:
+        end = ring.written
+        start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
+        block = ring.read(start, end) if end > start else None
+    except Exception:  # released by the worker meanwhile: skip this frame
+        return 0.0
+    return float(np.max(np.abs(block))) if block is not None and block.size else 0.0
+
+
+def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
+    """The capture device, or the file replayed through the same ring (tests, `--replay`)."""
+    if source.replay_file is not None:
+        return file_source(source.replay_file, realtime=source.realtime)
+    return microphone_source(source.device)

@@ -1,0 +1,203 @@
+"""What the controller needs from the engine, the audio files and the dictation worker.
+
+Small Protocols and plain data, so the controller and the widgets can be built and tested
+against any implementation; `app.composition` adapts the real packages to them.
+Audio arrays are mono float32 at 16 kHz; times are seconds from the start of the audio.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.types import (
+    CancelToken,
+    DecodeOptions,
+    Precision,
+    Segment,
+    Timings,
+    TranscriptionInfo,
+)
+
+ProgressCallback = Callable[[float, float], None]
+"""(audio seconds done, audio seconds in total), called from the transcribing thread."""
+
+
+class Engine(Protocol):
+    def transcribe(
+        self,
+        audio: NDArray[np.float32],
+        options: DecodeOptions,
+        cancel: CancelToken | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]: ...
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """What to load. `model` None = the bundled default; `provider` is a short name ("cpu",
+    "cuda", ...), None = the CPU."""
+
+    model: str | None
+    precision: Precision
+    provider: str | None
+
+
+@dataclass(frozen=True)
+class EngineDescription:
+    """What was actually loaded (after `auto` and provider fallback), for the status bar."""
+
+    model: str
+    precision: str
+    provider: str
+    multilingual: bool = False
+    note: str = ""
+    """A one-line remark, e.g. why the provider fell back to CPU."""
+
+
+@dataclass(frozen=True)
+class LoadedEngine:
+    engine: Engine
+    description: EngineDescription
+
+
+EngineLoader = Callable[[EngineConfig], LoadedEngine]
+"""Loads (and converts if needed) a model; slow; called off the GUI thread."""
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    multilingual: bool
+    detail: str = ""
+
+
+class ModelCatalog(Protocol):
+    def list_models(self) -> list[ModelInfo]: ...
+
+    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo: ...
+
+    def remove(self, name: str) -> None: ...
+
+    def providers(self) -> list[str]: ...
+
+    def precision_support(self, provider: str | None) -> dict[Precision, str | None]:
+        """Each precision -> None when it runs on `provider`, else the reason it cannot."""
+        ...
+
+
+# --- live dictation ---------------------------------------------------------------------
+
+
+class DictationEventKind(enum.Enum):
+    SPEECH_START = "speech_start"
+    TENTATIVE = "tentative"
+    COMMIT = "commit"
+    FINAL = "final"
+    ERROR = "error"
+    ENDED = "ended"
+    """The session stopped (after its flush) or its replayed file ran out."""
+
+
+@dataclass(frozen=True)
+class DictationEvent:
+    """One update. For COMMIT/FINAL, `text` is the new committed delta (never changed later);
+    for TENTATIVE, the whole current tentative tail; for ERROR, a user-facing message."""
+
+    kind: DictationEventKind
+    text: str = ""
+    utterance: int = 0
+    audio_start_s: float = 0.0
+    audio_end_s: float = 0.0
+    latency_ms: float | None = None
+
+
+@dataclass(frozen=True)
+class AudioSource:
+    """Where dictation audio comes from: a capture device (None = default) or a replayed file."""
+
+    device: str | None = None
+    replay_file: Path | None = None
+    realtime: bool = True
+
+
+@dataclass(frozen=True)
+class DictationRequest:
+    engine: Engine
+    source: AudioSource
+    options: DecodeOptions
+    vad_sensitivity: float = 0.5
+
+
+class DictationSession(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None:
+        """Finish: decode what is buffered, commit it, then send ENDED."""
+        ...
+
+    def cancel(self) -> None: ...
+
+    def join(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the worker thread to end; True if it did."""
+        ...
+
+    def level(self) -> float:
+        """The latest input level, 0..1 (peak of the last block), safe from any thread."""
+        ...
+
+
+DictationFactory = Callable[[DictationRequest, Callable[[DictationEvent], None]], DictationSession]
+"""Builds a session whose events go to the callback (called from a worker thread)."""
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    name: str
+    is_default: bool = False
+
+
+DeviceLister = Callable[[], list[InputDevice]]
+
+
+# --- files --------------------------------------------------------------------------------
+
+
+AudioDecoder = Callable[[Path], NDArray[np.float32]]
+"""Any audio/video file -> 16 kHz mono float32; raises with a user-facing message."""
+DurationProbe = Callable[[Path], float | None]
+
+
+@dataclass
+class FileTranscript:
+    """A finished file job. `duration_s` is the audio length in seconds."""
+
+    path: Path
+    segments: list[Segment]
+    language: str
+    duration_s: float
+    model: str
+    precision: str
+    language_probability: float = 1.0
+    timings: Timings = field(default_factory=Timings)
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.segments).strip()
+
+
+EXPORT_FORMATS: Sequence[str] = ("txt", "srt", "vtt", "json")
+
+
+class TranscriptExporter(Protocol):
+    def render(self, fmt: str, transcript: FileTranscript) -> str: ...
+
+    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+        """Write atomically to `target` (`.fmt` added if missing); raises with a message."""
+        ...

@@ -1,0 +1,81 @@
+"""Typed updates a dictation session emits, and the summary at its end."""
+
+from __future__ import annotations
+
+import enum
+import queue
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+class EventType(enum.Enum):
+    TENTATIVE = "tentative"  # may still change; replaces the previous tentative text
+    COMMIT = "commit"  # a delta of committed text: never changes, never repeats
+    FINAL = "final"  # the utterance ended; the rest of its text, committed
+    ERROR = "error"  # something went wrong (device lost...); what was committed is kept
+    SUMMARY = "summary"  # session statistics, the last event
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """Statistics of a finished session (times in ms; `compute_ratio` = decode s / audio s)."""
+
+    commit_latency_ms_p50: float | None
+    commit_latency_ms_p95: float | None
+    first_tentative_ms_p50: float | None
+    compute_ratio: float
+    overflows: int
+    audio_s: float
+    decodes: int
+    utterances: int
+    transcript: str
+
+    def to_json_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("transcript")
+        return {"type": EventType.SUMMARY.value, **data}
+
+
+@dataclass(frozen=True)
+class DictationEvent:
+    """One update.
+
+    `text` is the committed delta for COMMIT/FINAL (with Whisper's leading space), the whole
+    current tentative tail for TENTATIVE, and the message for ERROR. `audio_start_s`/`audio_end_s`
+    locate the text in session audio (seconds). `latency_ms` is wall time from the capture of the
+    audio at `audio_end_s` to the emission of this event. `decode_ms`: the decode behind it.
+    """
+
+    type: EventType
+    text: str
+    utterance: int
+    audio_start_s: float
+    audio_end_s: float
+    latency_ms: float
+    decode_ms: float = 0.0
+    summary: SessionSummary | None = None  # set on the SUMMARY event only
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The `earshot dictate --json` line for this event."""
+        return {
+            "type": self.type.value,
+            "text": self.text,
+            "utterance": self.utterance,
+            "audio_start_s": round(self.audio_start_s, 3),
+            "audio_end_s": round(self.audio_end_s, 3),
+            "latency_ms": round(self.latency_ms, 1),
+        }
+
+
+EventSink = Callable[[DictationEvent], None]
+
+
+class QueueSink:
+    """An `EventSink` that puts events on a thread-safe queue for another thread to read."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[DictationEvent] = queue.Queue()
+
+    def __call__(self, event: DictationEvent) -> None:
+        self.queue.put(event)

@@ -1,0 +1,286 @@
+"""The streaming policy: LocalAgreement-2 over re-decoded windows of one utterance.
+
+While an utterance goes on, the worker calls `decode(end)` every step: the policy decodes the
+window [window_start, end) (padded to 30 s by the engine), drops the words it already committed,
+commits the longest prefix the last two hypotheses agree on, and keeps the rest as tentative.
+`finish(end)` commits everything once the VAD says the utterance is over. Windows are trimmed at
+committed segment boundaries so they stay well under 30 s. The policy is single-threaded and
+knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz sample indices.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
+from app.dictation.text import Word, align_committed, common_prefix, join_words, split_words
+from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
+from app.engine.window_decoder import compression_ratio
+
+MAX_WINDOW = 30 * SAMPLE_RATE
+
+
+class TextTokenizer(Protocol):
+    def encode(self, text: str) -> list[int]: ...
+
+
+class WindowDecoder(Protocol):
+    """What the policy needs from the engine (`app.engine` WhisperEngine satisfies it)."""
+
+    @property
+    def tokenizer(self) -> TextTokenizer: ...
+
+    def decode_window(
+        self,
+        audio: NDArray[np.float32],
+        options: DecodeOptions,
+        prompt_tokens: Sequence[int] = (),
+        cancel: CancelToken | None = None,
+    ) -> WindowResult: ...
+
+
+def streaming_decode_options(language: str | None = None) -> DecodeOptions:
+    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries)."""
+    return DecodeOptions(
+        language=language,
+        beam_size=1,
+        temperatures=(0.0,),
+        condition_on_previous_text=False,
+        without_timestamps=False,
+    )
+
+
+@dataclass(frozen=True)
+class PolicyOptions:
+    """`step_s`: seconds of new audio between re-decodes (grows when decoding is slower).
+    `trim_after_s`: trim a window longer than this at its last committed segment boundary.
+    `max_window_s`: force-commit a window that reaches this length (must stay below 30).
+    `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
+    `agreement`: how many consecutive hypotheses must agree on a word (LocalAgreement-n).
+    `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
+    (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
+    `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
+    previous (committed) audio in its window, so Whisper hears the whole sentence."""
+
+    step_s: float = 0.5
+    agreement: int = 3
+    commit_margin_s: float = 1.5
+    join_gap_s: float = 1.5
+    trim_after_s: float = 10.0
+    max_window_s: float = 24.0
+    prompt_tokens: int = 0
+    decode: DecodeOptions = field(default_factory=streaming_decode_options)
+    guards: GuardOptions = field(default_factory=GuardOptions)
+
+
+@dataclass
+class PolicyUpdate:
+    """The result of one decode: newly committed words, the tentative tail, timing (s)."""
+
+    committed: list[Word]
+    tentative: list[Word]
+    decode_s: float
+    verdict: Verdict
+
+
+@dataclass
+class _Hypothesis:
+    words: list[Word]
+    seg_word_end: list[int]  # per segment, index one past its last word
+    seg_end: list[float]  # per segment, absolute end time (s)
+
+
+class StreamingPolicy:
+    """Window bookkeeping and LocalAgreement-2 for one session (see module docstring)."""
+
+    def __init__(
+        self,
+        decoder: WindowDecoder,
+        get_audio: Callable[[int, int], NDArray[np.float32]],
+        speech_ratio: Callable[[int, int], float],
+        options: PolicyOptions = PolicyOptions(),
+        cancel: CancelToken | None = None,
+    ) -> None:
+        self.decoder = decoder
+        self.get_audio = get_audio
+        self.speech_ratio = speech_ratio
+        self.options = options
+        self.cancel = cancel
+        self.window_start = 0  # absolute 16 kHz index of the current window
+        self.last_decode_end = 0
+        self.floor = 0  # no window may start before this (end of the previous utterance)
+        self.committed: list[Word] = []  # whole session
+        self._in_window: list[Word] = []  # committed words whose audio is in the window
+        self._prev_tail: list[Word] = []
+        self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
+        self._prompt_cache: tuple[str, list[int]] = ("", [])
+        self.decode_seconds = 0.0
+        self.decodes = 0
+        self.trims = 0  # window starts moved forward at committed segment boundaries
+        self.longest_window_s = 0.0
+
+    # ------------------------------------------------------------------ utterances
+    def begin(self, start: int) -> None:
+        """A new utterance starts at absolute sample `start` (padding included)."""
+        start = max(start, self.floor)
+        gap = (start - self.floor) / SAMPLE_RATE
+        length = (start - self.window_start) / SAMPLE_RATE
+        if not (self._in_window and gap <= self.options.join_gap_s
+                and length <= self.options.trim_after_s):
+            self.window_start = start
+            self._in_window = []
+        self.last_decode_end = start
+        self._prev_tail = []
+        self._older_tails = []
+
+    def decode(self, end: int) -> PolicyUpdate:
+        """Re-decode [window_start, end) and apply LocalAgreement-n."""
+        forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
+        end = min(end, self.window_start + MAX_WINDOW)
+        hyp, k, tail, verdict, decode_s = self._hypothesis(end)
+        n = self._agreed(tail)
+        horizon = end / SAMPLE_RATE - self.options.commit_margin_s
+        while n and tail[n - 1].end > horizon:
+            n -= 1
+        if forced:
+            n = self._forced_commit_count(hyp, k, len(tail))
+        new = tail[:n]
+        self._commit(new)
+        self._older_tails = [t[n:] for t in [*self._older_tails, self._prev_tail]]
+        keep = max(0, self.options.agreement - 2)
+        self._older_tails = self._older_tails[len(self._older_tails) - keep :] if keep else []
+        self._prev_tail = tail[n:]
+        self._trim(hyp, k + n, forced)
+        return PolicyUpdate(new, list(self._prev_tail), decode_s, verdict)
+
+    def finish(self, end: int, skip: bool = False) -> PolicyUpdate:
+        """The utterance ended at `end`: commit everything (re-using the last decode if it
+        covered exactly this audio). `skip` drops a too-short blip without decoding it."""
+        if skip and not self._in_window:
+            new, decode_s, verdict = [], 0.0, Verdict.NO_SPEECH
+        elif self.last_decode_end == end and self.decodes:
+            new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
+        else:
+            _, _, new, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW))
+        self._commit(new)
+        self._prev_tail = []
+        self.floor = max(self.floor, end)
+        return PolicyUpdate(list(new), [], decode_s, verdict)
+
+    def keep_from(self, now: int) -> int:
+        """Oldest absolute sample the policy may still need at stream position `now`: the window
+        start, or `now` once a pause is too long for the next utterance to join this window."""
+        join_until = self.floor + int(self.options.join_gap_s * SAMPLE_RATE)
+        if self._in_window and now <= join_until + SAMPLE_RATE:
+            return self.window_start
+        return now
+
+    # ------------------------------------------------------------------ internals
+    def _agreed(self, tail: list[Word]) -> int:
+        """Words of `tail` that the last `agreement - 1` hypotheses also start with."""
+        if self.options.agreement > 2 and len(self._older_tails) < self.options.agreement - 2:
+            return 0
+        n = common_prefix(self._prev_tail, tail)
+        for older in self._older_tails:
+            n = min(n, common_prefix(older, tail))
+        return n
+
+    def _hypothesis(self, end: int) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+        """Decode [window_start, end): the hypothesis, where its uncommitted tail starts, the tail
+        (empty unless the guards accept it), the verdict and the decode time in seconds."""
+        audio = self.get_audio(self.window_start, end)
+        self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
+        t0 = time.perf_counter()
+        result = self.decoder.decode_window(audio, self.options.decode, self._prompt(), self.cancel)
+        decode_s = time.perf_counter() - t0
+        self.decode_seconds += decode_s
+        self.decodes += 1
+        self.last_decode_end = end
+        hyp = self._words(result, end)
+        k = align_committed(hyp.words, self._in_window)
+        tail = hyp.words[k:]
+        # the compression ratio of the new text only: the window also holds committed sentences,
+        # and legitimately repeated ones would look like a decoding loop
+        verdict = judge_window(
+            result.no_speech_prob,
+            result.avg_logprob,
+            compression_ratio(join_words(tail)),
+            self.speech_ratio(self.window_start, end),
+            self.options.guards,
+        )
+        return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
+
+    def _words(self, result: WindowResult, end: int) -> _Hypothesis:
+        offset = self.window_start / SAMPLE_RATE
+        limit = end / SAMPLE_RATE
+        words: list[Word] = []
+        seg_word_end: list[int] = []
+        seg_end: list[float] = []
+        for seg in result.segments:
+            start_s = min(offset + seg.start, limit)
+            end_s = min(offset + seg.end, limit)
+            words.extend(split_words(seg.text, start_s, end_s))
+            seg_word_end.append(len(words))
+            seg_end.append(end_s)
+        kept = cut_repetitions(words, self.options.guards.max_ngram_repeats)
+        if len(kept) < len(words):
+            seg_word_end = [min(i, len(kept)) for i in seg_word_end]
+        return _Hypothesis(kept, seg_word_end, seg_end)
+
+    def _forced_commit_count(self, hyp: _Hypothesis, k: int, n_tail: int) -> int:
+        """Words of the tail to commit when the window is too long: all but the last segment."""
+        if len(hyp.seg_word_end) >= 2:
+            return max(0, min(n_tail, hyp.seg_word_end[-2] - k))
+        return n_tail
+
+    def _commit(self, words: list[Word]) -> None:
+        """Append to the committed text; estimated times are kept non-decreasing (different
+        hypotheses place segment boundaries, and so interpolated word times, differently)."""
+        last = self.committed[-1].end if self.committed else 0.0
+        for i, w in enumerate(words):
+            if w.start < last:
+                words[i] = Word(w.text, last, max(w.end, last))
+            last = words[i].end
+        self.committed.extend(words)
+        self._in_window.extend(words)
+
+    def _trim(self, hyp: _Hypothesis, n_committed: int, forced: bool) -> None:
+        """Move the window start to the end of the last fully committed segment."""
+        length = (self.last_decode_end - self.window_start) / SAMPLE_RATE
+        if length <= self.options.trim_after_s and not forced:
+            return
+        last = len(hyp.seg_word_end) - (0 if forced else 1)  # the last segment may still grow
+        cut_seg = -1
+        for i in range(last):
+            if hyp.seg_word_end[i] <= n_committed:
+                cut_seg = i
+        if cut_seg < 0:
+            if forced and not hyp.words:  # nothing usable in 24 s of "speech": drop it
+                self.window_start = self.last_decode_end - SAMPLE_RATE
+                self._in_window = []
+            return
+        new_start = int(hyp.seg_end[cut_seg] * SAMPLE_RATE)
+        if new_start <= self.window_start:
+            return
+        # what the next decode of the trimmed window should repeat first: this decode's words
+        # after the cut (the committed ones), in this decode's own spelling
+        self._in_window = hyp.words[hyp.seg_word_end[cut_seg] : n_committed]
+        self.window_start = min(new_start, self.last_decode_end)
+        self.trims += 1
+
+    def _prompt(self) -> list[int]:
+        """Token ids of the end of the committed text before the window (bounded)."""
+        if self.options.prompt_tokens <= 0:
+            return []
+        before = self.committed[: len(self.committed) - len(self._in_window)]
+        text = "".join(w.text for w in before[-40:])
+        if text != self._prompt_cache[0]:
+            tokens = self.decoder.tokenizer.encode(text) if text else []
+            self._prompt_cache = (text, tokens[-self.options.prompt_tokens :])
+        return self._prompt_cache[1]

@@ -1,0 +1,86 @@
+"""Building a dictation session from parts: a source (microphone or file), an engine, a sink.
+
+The composition root (and `earshot dictate`) call these; tests pass their own parts to
+`DictationWorker` directly.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import platformdirs
+
+from app.audio.capture import CaptureOptions, MicrophoneCapture
+from app.audio.file_decoder import decode_audio
+from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.events import DictationEvent, EventType, QueueSink
+from app.dictation.policy import WindowDecoder
+from app.dictation.worker import DictationOptions, DictationWorker
+from app.engine.types import SAMPLE_RATE
+
+
+def sessions_dir() -> Path:
+    """Where session recordings go: <user data dir>/sessions (EARSHOT_DATA_DIR overrides)."""
+    base = os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir("earshot", appauthor=False)
+    return Path(base) / "sessions"
+
+
+def new_recording_path() -> Path:
+    """A fresh WAV path for this session's audio, named by local date and time."""
+    return sessions_dir() / time.strftime("dictation-%Y%m%d-%H%M%S.wav")
+
+
+def file_source(path: str | Path, realtime: bool) -> ReplaySource:
+    """Decode any audio/video file (16 kHz mono) and replay it. Raises AudioDecodeError."""
+    audio = decode_audio(path)
+    return ReplaySource(audio, SAMPLE_RATE, ReplayOptions(realtime=realtime))
+
+
+def microphone_source(device: str | int | None = None) -> MicrophoneCapture:
+    """Open an input device (None = default). Raises AudioDeviceError with a clear message."""
+    return MicrophoneCapture(CaptureOptions(device=device))
+
+
+def start_session(
+    source: MicrophoneCapture | ReplaySource,
+    engine: WindowDecoder,
+    options: DictationOptions,
+    record: bool = False,
+) -> tuple[DictationWorker, QueueSink]:
+    """Start a worker on `source`; events arrive on the returned sink's queue."""
+    if record:
+        options = replace(options, record_path=new_recording_path())
+    sink = QueueSink()
+    worker = DictationWorker(source, engine, sink, options)
+    worker.start()
+    return worker, sink
+
+
+def iter_events(
+    worker: DictationWorker, sink: QueueSink, on_interrupt: Callable[[], None] | None = None
+) -> Iterator[DictationEvent]:
+    """Yield events until the SUMMARY event (included). Ctrl-C stops the session (flushing the
+    last utterance); a second Ctrl-C cancels it."""
+    interrupted = 0
+    while True:
+        try:
+            event = sink.queue.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        except KeyboardInterrupt:
+            interrupted += 1
+            if on_interrupt is not None:
+                on_interrupt()
+            if interrupted == 1:
+                worker.stop()
+            else:
+                worker.cancel()
+            continue
+        yield event
+        if event.type is EventType.SUMMARY:
+            return

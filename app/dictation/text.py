@@ -1,0 +1,98 @@
+"""Word handling for the streaming policy: splitting, normalising, aligning."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+_PUNCT = re.compile(r"[^\w\s']|_")
+# Text Whisper emits for non-speech that must never be committed as dictation.
+FILLERS = frozenset({"um", "uh", "umm", "uhm", "hmm", "mm", "er", "ah", "oh"})
+_NON_SPEECH = re.compile(r"\[[^\]]*\]|\([^)]*\)|[♪♫♬*]")
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a hypothesis. `text` keeps Whisper's leading space and punctuation;
+    `start`/`end` are estimated absolute times in seconds of session audio."""
+
+    text: str
+    start: float
+    end: float
+
+    @property
+    def norm(self) -> str:
+        return normalize_word(self.text)
+
+
+def normalize_word(word: str) -> str:
+    """Lower-case, no punctuation: the form two hypotheses are compared in."""
+    return _PUNCT.sub("", word).strip().lower().replace("'", "")
+
+
+def strip_non_speech(text: str) -> str:
+    """Remove bracketed annotations like "[Music]", "(laughs)" and music notes."""
+    return _NON_SPEECH.sub("", text)
+
+
+def split_words(text: str, start: float, end: float) -> list[Word]:
+    """Split a segment's text into words with times interpolated by character position."""
+    pieces = re.findall(r"\s*\S+", strip_non_speech(text))
+    pieces = [p for p in pieces if normalize_word(p)]
+    total = sum(len(p) for p in pieces) or 1
+    words, pos = [], 0
+    span = max(0.0, end - start)
+    for piece in pieces:
+        w_start = start + span * pos / total
+        pos += len(piece)
+        words.append(Word(piece, w_start, start + span * pos / total))
+    return words
+
+
+def common_prefix(a: Sequence[Word], b: Sequence[Word]) -> int:
+    """Length of the longest prefix on which `a` and `b` agree (normalised words)."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x.norm != y.norm:
+            break
+        n += 1
+    return n
+
+
+def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> int:
+    """Index in `hypothesis` where text not yet committed begins.
+
+    `committed` are the words already committed from the current window; a fresh decode of the
+    same window normally repeats them first, maybe with small differences. We match them against
+    the head of the hypothesis, ignoring fillers ("um", "uh": Whisper keeps them in one decode
+    and drops them in the next), and skip as many hypothesis words as the committed words span:
+    past the last matched word plus one per unmatched committed word after it (a substitution).
+    """
+    ref = [w.norm for w in committed if w.norm not in FILLERS]
+    if not ref:
+        return _skip_fillers(hypothesis, 0)
+    positions = [i for i, w in enumerate(hypothesis[: len(committed) + 4]) if w.norm not in FILLERS]
+    head = [hypothesis[i].norm for i in positions]
+    if head[: len(ref)] == ref:
+        return _skip_fillers(hypothesis, positions[len(ref) - 1] + 1)
+    matcher = SequenceMatcher(None, ref, head, autojunk=False)
+    blocks = [b for b in matcher.get_matching_blocks() if b.size]
+    if sum(b.size for b in blocks) * 2 < len(ref):  # no real match: assume one word per word
+        return _skip_fillers(hypothesis, min(len(hypothesis), len(committed)))
+    last = blocks[-1]
+    j = last.b + last.size + (len(ref) - (last.a + last.size))  # index into `head`
+    k = positions[j - 1] + 1 if j <= len(positions) else len(hypothesis)
+    return _skip_fillers(hypothesis, min(k, len(hypothesis)))
+
+
+def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:
+    while k < len(hypothesis) and hypothesis[k].norm in FILLERS:
+        k += 1
+    return k
+
+
+def join_words(words: Sequence[Word]) -> str:
+    """Concatenate words into text (words carry their own leading spaces)."""
+    return "".join(w.text for w in words)

@@ -1,0 +1,238 @@
+"""The dictation worker thread: source ring -> 16 kHz timeline -> VAD -> policy -> events.
+
+One code path for every source (microphone, real-time replay, fast replay). The worker owns the
+engine while it runs; the caller only sees `DictationEvent`s through its sink.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.audio.capture import AudioDeviceError
+from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
+from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary
+from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
+from app.dictation.stats import SessionStats
+from app.dictation.text import join_words
+from app.dictation.timeline import AudioSource, SessionRecorder, Timeline
+from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
+
+
+@dataclass(frozen=True)
+class DictationOptions:
+    """`realtime`: the source delivers audio at wall-clock pace (microphone, `--realtime`);
+    otherwise the worker consumes `policy.step_s` of audio per step, as if decoding were instant.
+    `record_path`: also write the session audio to this WAV file (None = don't)."""
+
+    policy: PolicyOptions = field(default_factory=PolicyOptions)
+    vad: VadOptions = field(default_factory=VadOptions)
+    realtime: bool = True
+    record_path: Path | None = None
+
+
+class WorkerState(enum.Enum):
+    CREATED = "created"
+    RUNNING = "running"
+    STOPPING = "stopping"  # source closed; draining and committing what is left
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class DictationWorker:
+    """Runs a dictation session on its own thread; `stop()` flushes, `cancel()` abandons."""
+
+    def __init__(
+        self,
+        source: AudioSource,
+        decoder: WindowDecoder,
+        sink: EventSink,
+        options: DictationOptions = DictationOptions(),
+        vad_model: SileroVadModel | None = None,
+    ) -> None:
+        self.source = source
+        self.sink = sink
+        self.options = options
+        self.state = WorkerState.CREATED
+        self.cancel_token = CancelToken()
+        recorder = SessionRecorder(options.record_path) if options.record_path else None
+        self.timeline = Timeline(source, options.realtime, recorder=recorder)
+        self.vad = SpeechSegmenter(vad_model or SileroVadModel(), options.vad)
+        self.policy = StreamingPolicy(
+            decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token
+        )
+        self.stats = SessionStats()
+        self.summary: SessionSummary | None = None
+        self._utterance = 0
+        self._in_utterance = False
+        self._speech_start = 0  # raw (unpadded) start of the current utterance
+        self._utterance_had_text = False
+        self._tentative = ""
+        self._last_decode_s = 0.0
+        self._thread = threading.Thread(target=self._run, name="earshot-dictation", daemon=True)
+
+    # ------------------------------------------------------------------ control
+    def start(self) -> None:
+        """Start the source and the worker thread."""
+        self.source.start()  # raises AudioDeviceError before anything runs
+        self.state = WorkerState.RUNNING
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop capturing; the worker commits the remaining speech, then emits the summary."""
+        if self.state is WorkerState.RUNNING:
+            self.state = WorkerState.STOPPING
+        self.source.stop()
+
+    def cancel(self) -> None:
+        """Abandon at once: no final decode. Committed text was already delivered."""
+        self.state = WorkerState.CANCELLED
+        self.cancel_token.cancel()
+        self.source.stop()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the worker to finish; True if it did."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def transcript(self) -> str:
+        """All committed text so far."""
+        return join_words(self.policy.committed)
+
+    # ------------------------------------------------------------------ thread
+    def _run(self) -> None:
+        try:
+            self._loop()
+        except CancelledError:
+            pass
+        except Exception as exc:  # report, never die silently: the text so far stays committed
+            self._emit(EventType.ERROR, f"Dictation stopped: {exc}", 0.0, 0.0, 0.0)
+        finally:
+            if self.timeline.recorder is not None:
+                self.timeline.recorder.close()
+            if self.state is not WorkerState.CANCELLED:
+                self.state = WorkerState.FINISHED
+            self._emit_summary()
+
+    def _loop(self) -> None:
+        fast_chunk = None
+        if not self.options.realtime:
+            fast_chunk = int(self.options.policy.step_s * self.source.ring.sample_rate)
+        while self.state is not WorkerState.CANCELLED:
+            new = self.timeline.pull(fast_chunk)
+            for event in self.vad.feed(new):
+                self._on_vad(event)
+            if self.timeline.finished:
+                self._check_source()  # a source that ended by itself says why
+                for event in self.vad.flush():
+                    self._on_vad(event)
+                return
+            if self._in_utterance:
+                self._maybe_decode()
+            self.timeline.release(self._keep_from())
+            if new.size == 0:
+                self._check_source()
+                time.sleep(0.01)
+
+    def _check_source(self) -> None:
+        try:
+            self.source.check_alive()
+        except AudioDeviceError as exc:  # keep going: the ring is closed, we drain and commit
+            if self.state is WorkerState.RUNNING:
+                self.state = WorkerState.STOPPING
+                self._emit(EventType.ERROR, str(exc), 0.0, 0.0, 0.0)
+
+    def _keep_from(self) -> int:
+        """Free timeline audio the policy no longer needs, keeping the VAD's look-back padding."""
+        if self._in_utterance:
+            return self.policy.window_start
+        lookback = self.vad.processed - int(self.options.vad.speech_pad_s * SAMPLE_RATE) - 1024
+        return max(0, min(self.policy.keep_from(self.vad.processed), lookback))
+
+    def _on_vad(self, event: VadEvent) -> None:
+        if event.kind is VadEventKind.START and not self._in_utterance:
+            self._in_utterance = True
+            self._utterance += 1
+            self._speech_start = event.raw_index
+            self._utterance_had_text = False
+            self.policy.begin(event.index)
+            self.stats.utterance_started(self.timeline.capture_time(event.raw_index))
+        elif event.kind is VadEventKind.END and self._in_utterance:
+            self._in_utterance = False
+            long_enough = event.raw_index - self._speech_start >= (
+                self.options.vad.min_speech_s * SAMPLE_RATE
+            )
+            update = self.policy.finish(event.index, skip=not long_enough)
+            self._account(update)
+            self._publish(update, final=True, speech_end=event.raw_index)
+
+    def _maybe_decode(self) -> None:
+        available = self.vad.processed
+        pending = self.vad.pending_end
+        if pending is not None and available >= pending:
+            if self.policy.last_decode_end != pending:  # speculative final decode
+                self._decode(pending)
+            return
+        step = self.options.policy.step_s
+        if self.options.realtime:  # adaptive: never decode more often than we can afford
+            step = max(step, self._last_decode_s)
+        min_speech = self.options.vad.min_speech_s * SAMPLE_RATE
+        enough_speech = available - self._speech_start >= min_speech
+        due = step * SAMPLE_RATE - FRAME  # the VAD advances in whole frames
+        if enough_speech and available - self.policy.last_decode_end >= due:
+            self._decode(available)
+
+    def _decode(self, end: int) -> None:
+        update = self.policy.decode(end)
+        self._account(update)
+        self._publish(update, final=False, speech_end=end)
+
+    def _account(self, update: PolicyUpdate) -> None:
+        if update.decode_s > 0:
+            self._last_decode_s = update.decode_s
+            self.stats.decode_s += update.decode_s
+            self.stats.decodes += 1
+
+    # ------------------------------------------------------------------ events
+    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int) -> None:
+        words = update.committed
+        if words:
+            self._utterance_had_text = True
+        if final:
+            start = words[0].start if words else speech_end / SAMPLE_RATE
+            latency = self._emit(EventType.FINAL, join_words(words), start,
+                                 speech_end / SAMPLE_RATE, update.decode_s)
+            self.stats.utterance_finished(latency, self._utterance_had_text)
+            self._tentative = ""
+            return
+        if words:
+            self._emit(EventType.COMMIT, join_words(words), words[0].start, words[-1].end,
+                       update.decode_s)
+        tentative = join_words(update.tentative)
+        if tentative != self._tentative:
+            self._tentative = tentative
+            start = update.tentative[0].start if update.tentative else speech_end / SAMPLE_RATE
+            end = update.tentative[-1].end if update.tentative else start
+            self._emit(EventType.TENTATIVE, tentative, start, end, update.decode_s)
+        if words or tentative:
+            self.stats.text_shown(time.monotonic())
+
+    def _emit(self, kind: EventType, text: str, start_s: float, end_s: float,
+              decode_s: float) -> float:
+        now = time.monotonic()
+        latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
+        if kind is EventType.ERROR:
+            latency_ms = 0.0
+        self.sink(DictationEvent(kind, text, self._utterance, start_s, end_s, latency_ms,
+                                 1000.0 * decode_s))
+        return latency_ms
+
+    def _emit_summary(self) -> None:
+        audio_s = self.timeline.written / SAMPLE_RATE
+        self.summary = self.stats.summary(audio_s, self.timeline.overflows, self.transcript)
+        self.sink(DictationEvent(EventType.SUMMARY, "", self._utterance, 0.0, audio_s, 0.0,
+                                 summary=self.summary))

@@ -1,0 +1,72 @@
+"""The user's settings as typed dataclasses (Qt-free, engine-free).
+
+Values are plain strings/numbers so this package stays independent of the engine; the
+controller turns them into engine types. `SETTINGS_VERSION` is bumped whenever the stored
+shape changes; `app.settings.store.MIGRATIONS` upgrades older files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SETTINGS_VERSION = 1
+
+PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int4")
+"""Precision choices offered to the user, in menu order."""
+TASKS: tuple[str, ...] = ("transcribe", "translate")
+DEFAULT_MODEL = "tiny.en"
+
+
+@dataclass
+class ModelSettings:
+    """Which Whisper model runs, and how.
+
+    `name` is an installed model name (or a folder path); `provider` None means the best
+    available onnxruntime execution provider.
+    """
+
+    name: str = DEFAULT_MODEL
+    precision: str = "auto"
+    provider: str | None = None
+
+
+@dataclass
+class DecodeSettings:
+    """How text is decoded. `language` None = detect (multilingual models only)."""
+
+    language: str | None = None
+    task: str = "transcribe"
+    initial_prompt: str = ""
+    file_beam_size: int = 5
+
+
+@dataclass
+class DictationSettings:
+    """Live dictation. `vad_sensitivity` is 0..1 (higher hears quieter speech)."""
+
+    input_device: str | None = None
+    vad_sensitivity: float = 0.5
+
+
+@dataclass
+class WindowSettings:
+    """Desktop behaviour. Window geometry lives in QSettings, not here."""
+
+    close_to_tray: bool = False
+    export_dir: str = ""
+
+
+@dataclass
+class Settings:
+    model: ModelSettings = field(default_factory=ModelSettings)
+    decode: DecodeSettings = field(default_factory=DecodeSettings)
+    dictation: DictationSettings = field(default_factory=DictationSettings)
+    window: WindowSettings = field(default_factory=WindowSettings)
+
+    def engine_key(self) -> tuple[str, str, str | None]:
+        """What the loaded engine depends on: a change here means reloading the model."""
+        return (self.model.name, self.model.precision, self.model.provider)
+
+
+class SettingsError(ValueError):
+    """A settings file whose content does not fit the schema (message is user-facing)."""

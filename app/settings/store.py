@@ -1,0 +1,152 @@
+"""Versioned TOML storage for `Settings` in platformdirs' user config dir.
+
+A file that cannot be read or does not fit the schema is renamed to `settings.toml.bak`, the
+defaults are used, and `LoadResult.notice` says so (the UI shows it). Writes are atomic: a
+temporary file in the same folder, fsync, then `os.replace`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import tomllib
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import tomli_w
+
+from app.settings.model import PRECISIONS, SETTINGS_VERSION, TASKS, Settings, SettingsError
+
+APP_NAME = "earshot"
+FILE_NAME = "settings.toml"
+
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+MIGRATIONS: dict[int, Migration] = {}
+"""`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
+
+
+def default_settings_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / FILE_NAME
+
+
+@dataclass
+class LoadResult:
+    settings: Settings
+    notice: str | None = None
+    """A user-facing sentence when the file was unusable and defaults were used."""
+
+
+class SettingsStore:
+    """Reads and writes one settings file (default: the user config dir)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_settings_path()
+
+    @property
+    def backup_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".bak")
+
+    def load(self) -> LoadResult:
+        if not self.path.exists():
+            return LoadResult(Settings())
+        try:
+            document = tomllib.loads(self.path.read_text(encoding="utf-8"))
+            return LoadResult(settings_from_document(document))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, SettingsError) as exc:
+            return LoadResult(Settings(), self._keep_bad_file(exc))
+
+    def save(self, settings: Settings) -> None:
+        """Write atomically; raises OSError (e.g. disk full) with the old file intact."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = tomli_w.dumps(settings_to_document(settings)).encode("utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _keep_bad_file(self, exc: Exception) -> str:
+        try:
+            os.replace(self.path, self.backup_path)
+            kept = f"it was kept as {self.backup_path}"
+        except OSError:
+            kept = "it could not be moved aside"
+        return f"Your settings file could not be read ({exc}); defaults are in use and {kept}."
+
+
+def settings_to_document(settings: Settings) -> dict[str, Any]:
+    """The TOML document: `version` plus one table per section; None values are omitted."""
+    document: dict[str, Any] = {"version": SETTINGS_VERSION}
+    for section in dataclasses.fields(settings):
+        values = dataclasses.asdict(getattr(settings, section.name))
+        document[section.name] = {k: v for k, v in values.items() if v is not None}
+    return document
+
+
+def settings_from_document(document: dict[str, Any]) -> Settings:
+    """Parse a (possibly older) document; unknown keys are ignored, wrong types raise."""
+    document = migrate(document)
+    settings = Settings()
+    hints = typing.get_type_hints(Settings)
+    for section in dataclasses.fields(settings):
+        table = document.get(section.name, {})
+        if not isinstance(table, dict):
+            raise SettingsError(f"[{section.name}] must be a table")
+        setattr(settings, section.name, _section_from_table(hints[section.name], table))
+    _validate(settings)
+    return settings
+
+
+def migrate(document: dict[str, Any]) -> dict[str, Any]:
+    version = document.get("version", 1)
+    if not isinstance(version, int) or version < 1:
+        raise SettingsError(f"bad version {version!r}")
+    if version > SETTINGS_VERSION:
+        raise SettingsError(f"written by a newer Earshot (version {version})")
+    while version < SETTINGS_VERSION:
+        document = MIGRATIONS[version](document)
+        version += 1
+    return document
+
+
+def _section_from_table(cls: type, table: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in table:
+            values[f.name] = _checked(f"{cls.__name__}.{f.name}", hints[f.name], table[f.name])
+    return cls(**values)
+
+
+def _checked(name: str, hint: Any, value: Any) -> Any:
+    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    allowed = tuple(t for t in allowed if t is not type(None))
+    if float in allowed and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, bool) and bool not in allowed:
+        raise SettingsError(f"{name}: expected {hint}, got {value!r}")
+    if not isinstance(value, allowed):
+        raise SettingsError(f"{name}: expected {hint}, got {value!r}")
+    return value
+
+
+def _validate(settings: Settings) -> None:
+    if settings.model.precision not in PRECISIONS:
+        raise SettingsError(f"unknown precision {settings.model.precision!r}")
+    if settings.decode.task not in TASKS:
+        raise SettingsError(f"unknown task {settings.decode.task!r}")
+    if not 1 <= settings.decode.file_beam_size <= 16:
+        raise SettingsError("file_beam_size must be 1..16")
+    if not 0.0 <= settings.dictation.vad_sensitivity <= 1.0:
+        raise SettingsError("vad_sensitivity must be 0..1")

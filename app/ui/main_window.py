@@ -1,0 +1,280 @@
+"""The Earshot main window: record bar, live transcript, file jobs, history and status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.controller.app_controller import AppController
+from app.controller.ports import EngineDescription
+from app.controller.states import ModelState, RecordState
+from app.ui.history_panel import HistoryPanel
+from app.ui.icons import icon
+from app.ui.jobs_panel import JobsPanel
+from app.ui.labels import provider_label
+from app.ui.menus import build_menus, retint_icons
+from app.ui.record_bar import RecordBar
+from app.ui.theme import apply_theme
+from app.ui.transcript_view import TranscriptView
+from app.ui.tray import Tray
+from app.ui.widgets import NoticeBar, TextViewer
+
+QuitQuestion = Callable[[QWidget], bool]
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, controller: AppController, tray: Tray | None = None) -> None:
+        super().__init__()
+        self.controller = controller
+        self.tray = tray
+        self.confirm_quit: QuitQuestion = _ask_quit_while_dictating
+        self.quitting = False
+        self.setWindowTitle("Earshot")
+        self.setWindowIcon(icon("earshot"))
+        self.setAcceptDrops(True)
+        self.setMinimumSize(640, 420)
+        self._build()
+        self.actions_ = build_menus(self)
+        self._connect()
+        self._restore_geometry()
+        self._refresh_devices()
+        if controller.startup_notice:
+            self.notice.show_message(controller.startup_notice)
+
+    def _build(self) -> None:
+        self.record_bar = RecordBar(self)
+        self.record_bar.setObjectName("recordBar")
+        self.notice = NoticeBar(self)
+        self.transcript = TranscriptView(self)
+        self.transcript.setObjectName("transcript")
+        self.transcript.setAcceptDrops(False)  # drops go to the window: they are files
+        self.jobs_panel = JobsPanel(self.controller, self)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.transcript)
+        splitter.addWidget(self.jobs_panel)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.record_bar)
+        layout.addWidget(self.notice)
+        layout.addWidget(splitter, 1)
+        self.setCentralWidget(central)
+        self.history_panel = HistoryPanel(self.controller.history, self)
+        self.history_dock = QDockWidget("History", self)
+        self.history_dock.setObjectName("historyDock")
+        self.history_dock.setWidget(self.history_panel)
+        self.history_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
+        self.resizeDocks([self.history_dock], [300], Qt.Orientation.Horizontal)
+        self._build_status_bar()
+
+    def _build_status_bar(self) -> None:
+        self.model_label = QLabel("Loading model…", self)
+        self.precision_label = QLabel(self)
+        self.provider_label = QLabel(self)
+        self.latency_label = QLabel(self)
+        for label, name in (
+            (self.model_label, "Model"),
+            (self.precision_label, "Precision"),
+            (self.provider_label, "Provider"),
+            (self.latency_label, "Last commit latency"),
+        ):
+            label.setAccessibleName(name)
+            self.statusBar().addPermanentWidget(label)
+        self.statusBar().setSizeGripEnabled(False)
+
+    def _connect(self) -> None:
+        c = self.controller
+        self.record_bar.record_clicked.connect(c.dictation.toggle)
+        self.record_bar.device_chosen.connect(c.set_input_device)
+        c.dictation.state_changed.connect(self._on_record_state)
+        c.dictation.committed.connect(self.transcript.append_committed)
+        c.dictation.tentative.connect(self.transcript.set_tentative)
+        c.dictation.level.connect(self.record_bar.meter.set_level)
+        c.dictation.commit_latency.connect(self._on_latency)
+        c.models.state_changed.connect(self._on_model_state)
+        c.models.loaded.connect(self._on_model_loaded)
+        c.models.failed.connect(self._on_model_failed)
+        c.models.kept_previous.connect(self._on_model_kept)
+        c.history_changed.connect(self.history_panel.refresh)
+        c.settings_changed.connect(lambda _s: self._refresh_devices())
+        self.history_panel.open_entry.connect(self.show_text)
+        self.jobs_panel.open_transcript.connect(self.show_text)
+        self.jobs_panel.add_button.clicked.connect(self.open_files)
+        self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
+        if self.tray is not None:
+            self.tray.toggle_record.connect(c.dictation.toggle)
+            self.tray.show_window.connect(self.bring_to_front)
+            self.tray.quit_requested.connect(self.quit)
+            c.dictation.state_changed.connect(self.tray.set_state)
+
+    # --- reactions -------------------------------------------------------------------
+
+    def _on_record_state(self, state: RecordState, reason: str) -> None:
+        self.record_bar.set_state(state, reason)
+        self.actions_["record"].setText("&Stop dictation" if state.is_active else "&Record")
+
+    def _on_model_state(self, state: ModelState) -> None:
+        if state == ModelState.LOADING:
+            self.model_label.setText(f"Loading {self.controller.settings.model.name}…")
+            if self.controller.dictation.state == RecordState.IDLE:
+                self.record_bar.set_state(RecordState.LOADING_MODEL, "Dictation is ready in a moment")
+
+    def _on_model_loaded(self, description: EngineDescription) -> None:
+        self.model_label.setText(f"Model {description.model}")
+        self.precision_label.setText(f"Precision {description.precision}")
+        self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
+        if description.note:
+            self.notice.show_message(description.note)
+        if self.controller.dictation.state == RecordState.IDLE:
+            self.record_bar.set_state(RecordState.IDLE, "")
+
+    def _on_model_failed(self, message: str) -> None:
+        self.model_label.setText("No model loaded")
+        self.record_bar.set_state(RecordState.ERROR, message)
+
+    def _on_model_kept(self, message: str) -> None:
+        self.notice.show_message(message)
+        if self.controller.dictation.state == RecordState.IDLE:
+            self.record_bar.set_state(RecordState.IDLE, "")
+        description = self.controller.models.description
+        if description is not None:
+            self._on_model_loaded(description)
+
+    def _on_latency(self, ms: float) -> None:
+        self.latency_label.setText(f"Last commit {ms:.0f} ms")
+
+    def _make_room_for_jobs(self) -> None:
+        total = sum(self.splitter.sizes())
+        self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
+
+    def _refresh_devices(self) -> None:
+        self.record_bar.set_devices(
+            self.controller.input_devices(), self.controller.settings.dictation.input_device
+        )
+
+    # --- commands (menus, buttons, tray) ---------------------------------------------
+
+    def open_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, "Transcribe files", "", "Audio and video (*.*)"
+        )
+        if paths:
+            self.controller.add_files([Path(p) for p in paths])
+
+    def copy_all(self) -> None:
+        QGuiApplication.clipboard().setText(self.transcript.committed_text)
+        self.statusBar().showMessage("Transcript copied", 2500)
+
+    def save_transcript_as(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save transcript", "transcript.txt", "Text (*.txt)")
+        if path:
+            try:
+                Path(path).write_text(self.transcript.committed_text + "\n", encoding="utf-8")
+            except OSError as exc:
+                QMessageBox.warning(self, "Not saved", f"Could not save {path}: {exc.strerror}")
+                return
+            self.statusBar().showMessage(f"Saved {Path(path).name}", 3000)
+
+    def open_settings(self) -> None:
+        from app.ui.settings_dialog import SettingsDialog
+
+        SettingsDialog(self.controller, self).exec()
+
+    def show_text(self, title: str, text: str) -> None:
+        TextViewer(title, text, self).show()
+
+    def bring_to_front(self) -> None:
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+
+    def quit(self) -> None:
+        self.quitting = True
+        self.close()
+
+    # --- Qt events -------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            added = self.controller.add_files(paths)
+            if not added:
+                self.statusBar().showMessage("No audio or video files in what was dropped", 4000)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "actions_"):
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                apply_theme(app)
+            retint_icons(self)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        tray_ok = self.tray is not None and self.tray.available
+        if not self.quitting and tray_ok and self.controller.settings.window.close_to_tray:
+            event.ignore()
+            self.hide()
+            return
+        if self.controller.dictation.active and not self.confirm_quit(self):
+            event.ignore()
+            self.quitting = False
+            return
+        self._save_geometry()
+        self.controller.shutdown()
+        event.accept()
+        app = QGuiApplication.instance()
+        if app is not None:
+            app.quit()
+
+    def _restore_geometry(self) -> None:
+        store = QSettings()
+        geometry, state = store.value("window/geometry"), store.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1040, 680)
+        if state is not None:
+            self.restoreState(state)
+
+    def _save_geometry(self) -> None:
+        store = QSettings()
+        store.setValue("window/geometry", self.saveGeometry())
+        store.setValue("window/state", self.saveState())
+
+
+def _ask_quit_while_dictating(parent: QWidget) -> bool:
+    answer = QMessageBox.question(
+        parent,
+        "Quit Earshot?",
+        "Dictation is still running. Quit anyway? Text committed so far is saved in History.",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes

@@ -1,0 +1,103 @@
+"""Menus, the toolbar and keyboard shortcuts of the main window."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtWidgets import QMessageBox, QSizePolicy, QToolBar, QWidget
+
+from app import __version__
+from app.ui.icons import icon
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+
+def build_menus(window: MainWindow) -> dict[str, QAction]:
+    """Create every action once; menus and the toolbar share them. Returns them by name."""
+    color = window.palette().color(QPalette.ColorRole.ButtonText)
+
+    def action(key: str, text: str, slot: object, shortcut: str | QKeySequence.StandardKey = "",
+               icon_name: str = "") -> QAction:
+        act = QAction(text, window)
+        if icon_name:
+            act.setIcon(icon(icon_name, color))
+            act.setProperty("iconName", icon_name)
+        if shortcut:
+            act.setShortcut(QKeySequence(shortcut))
+        act.triggered.connect(slot)
+        actions[key] = act
+        return act
+
+    actions: dict[str, QAction] = {}
+    c = window.controller
+    action("open", "&Open files…", window.open_files, QKeySequence.StandardKey.Open, "open")
+    action("save", "&Save transcript as…", window.save_transcript_as, "Ctrl+S", "save")
+    action("settings", "Se&ttings…", window.open_settings, "Ctrl+,", "settings")
+    action("quit", "&Quit", window.quit, "Ctrl+Q")
+    action("copy", "&Copy all", window.copy_all, "Ctrl+Shift+C", "copy")
+    action("clear", "C&lear transcript", window.transcript.clear_all, "Ctrl+L", "clear")
+    action("record", "&Record", c.dictation.toggle, "Ctrl+R", "mic")
+    action("cancel", "&Discard current utterance", c.dictation.cancel, "Ctrl+Shift+R")
+    action("about", "&About Earshot", lambda: _about(window))
+    history = window.history_dock.toggleViewAction()
+    history.setText("&History")
+    history.setShortcut(QKeySequence("Ctrl+H"))
+    history.setIcon(icon("history", color))
+    history.setProperty("iconName", "history")
+    actions["history"] = history
+
+    _menubar(window, actions)
+    _toolbar(window, actions)
+    return actions
+
+
+def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
+    bar = window.menuBar()
+    file_menu = bar.addMenu("&File")
+    file_menu.addActions([actions["open"], actions["save"]])
+    file_menu.addSeparator()
+    file_menu.addActions([actions["settings"], actions["quit"]])
+    bar.addMenu("&Edit").addActions([actions["copy"], actions["clear"]])
+    bar.addMenu("&Dictation").addActions([actions["record"], actions["cancel"]])
+    bar.addMenu("&View").addAction(actions["history"])
+    bar.addMenu("&Help").addAction(actions["about"])
+
+
+def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
+    toolbar = QToolBar("Main", window)
+    toolbar.setObjectName("mainToolbar")
+    toolbar.setMovable(False)
+    toolbar.setIconSize(QSize(18, 18))
+    toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    toolbar.setAccessibleName("Main toolbar")
+    toolbar.addActions([actions["open"], actions["copy"], actions["save"], actions["clear"]])
+    spacer = QWidget(toolbar)
+    spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+    toolbar.addWidget(spacer)
+    toolbar.addActions([actions["history"], actions["settings"]])
+    for act in toolbar.actions():
+        widget = toolbar.widgetForAction(act)
+        if widget is not None and act.text():
+            widget.setAccessibleName(act.text().replace("&", "").rstrip("…"))
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+
+
+def _about(window: QWidget) -> None:
+    QMessageBox.about(
+        window,
+        "About Earshot",
+        f"<h3>Earshot {__version__}</h3><p>Offline dictation and transcription with Whisper."
+        "<br>Your audio never leaves this computer.</p>",
+    )
+
+
+def retint_icons(window: MainWindow) -> None:
+    """Redraw the action icons in the current palette's text colour (after a theme switch)."""
+    color = window.palette().color(QPalette.ColorRole.ButtonText)
+    for act in window.actions_.values():
+        name = act.property("iconName")
+        if name:
+            act.setIcon(icon(str(name), color))

@@ -1,0 +1,155 @@
+"""The strip above the transcript: record button, state, level meter and input device."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.controller.ports import InputDevice
+from app.controller.states import RecordState
+from app.ui.icons import icon
+
+RECORD_RED = QColor("#e5484d")
+
+STATE_TEXT = {
+    RecordState.IDLE: ("Ready", "Press Record or Ctrl+R to dictate"),
+    RecordState.LOADING_MODEL: ("Loading model…", "Dictation starts as soon as it is ready"),
+    RecordState.LISTENING: ("Listening", "Speak now — press Stop when you are done"),
+    RecordState.HEARING_SPEECH: ("Hearing speech", "Transcribing as you talk"),
+    RecordState.FINISHING: ("Finishing…", "Committing the last words"),
+    RecordState.ERROR: ("Something went wrong", ""),
+}
+
+
+class LevelMeter(QWidget):
+    """A rounded bar showing the input level (0..1), with a falling peak for smoothness."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Input level")
+        self.setMinimumSize(120, 8)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(8)
+        self._level = 0.0
+        self._decay = QTimer(self, interval=40)
+        self._decay.timeout.connect(self._fall)
+
+    @property
+    def level(self) -> float:
+        return self._level
+
+    def set_level(self, level: float) -> None:
+        # Perceptual scale: speech peaks around 0.1-0.5 should fill most of the bar.
+        shown = min(1.0, max(0.0, level) ** 0.5)
+        if shown >= self._level or level == 0.0:
+            self._level = shown
+        self._decay.start()
+        self.setAccessibleDescription(f"{round(self._level * 100)} percent")
+        self.update()
+
+    def _fall(self) -> None:
+        self._level = max(0.0, self._level - 0.04)
+        if self._level == 0.0:
+            self._decay.stop()
+        self.update()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        rect = QRectF(self.rect())
+        radius = rect.height() / 2
+        track = self.palette().color(QPalette.ColorRole.Mid)
+        track.setAlpha(90)
+        painter.setBrush(track)
+        painter.drawRoundedRect(rect, radius, radius)
+        if self._level > 0.0:
+            fill = QRectF(rect.left(), rect.top(), max(rect.height(), rect.width() * self._level),
+                          rect.height())
+            painter.setBrush(QColor("#30a46c") if self._level < 0.9 else QColor("#f5a524"))
+            painter.drawRoundedRect(fill, radius, radius)
+
+
+class RecordBar(QWidget):
+    record_clicked = Signal()
+    device_chosen = Signal(object)  # str | None (None = system default)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.button = QPushButton("Record", self)
+        self.button.setObjectName("recordButton")
+        self.button.setAccessibleName("Record")
+        self.button.setIconSize(QSize(20, 20))
+        self.button.setMinimumSize(132, 44)
+        self.button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.button.clicked.connect(self.record_clicked)
+        self.title = QLabel(self)
+        self.title.setObjectName("stateTitle")
+        self.detail = QLabel(self)
+        self.detail.setObjectName("stateDetail")
+        self.detail.setWordWrap(True)
+        self.meter = LevelMeter(self)
+        self.devices = QComboBox(self)
+        self.devices.setAccessibleName("Input device")
+        self.devices.setToolTip("Microphone used for dictation")
+        self.devices.setMinimumWidth(180)
+        self.devices.activated.connect(self._on_device)
+        self._layout()
+        self.state = RecordState.IDLE
+        self.set_state(RecordState.IDLE, "")
+
+    def _layout(self) -> None:
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(self.title)
+        text.addWidget(self.detail)
+        text.addSpacing(4)
+        text.addWidget(self.meter)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(18, 14, 18, 14)
+        row.setSpacing(16)
+        row.addWidget(self.button)
+        row.addLayout(text, 1)
+        row.addWidget(self.devices, 0, Qt.AlignmentFlag.AlignVCenter)
+
+    def set_state(self, state: RecordState, reason: str) -> None:
+        self.state = state
+        title, detail = STATE_TEXT[state]
+        self.title.setText(title)
+        self.detail.setText(reason or detail)
+        stop = state.is_active or state == RecordState.FINISHING
+        self.button.setText("Stop" if stop else "Record")
+        self.button.setAccessibleName("Stop recording" if stop else "Record")
+        self.button.setToolTip("Stop and commit the last words (Ctrl+R)" if stop else "Start dictation (Ctrl+R)")
+        self.button.setEnabled(state != RecordState.FINISHING)
+        self.button.setProperty("recording", stop)
+        self.button.setIcon(icon("stop" if stop else "mic", "#ffffff"))
+        self.button.style().unpolish(self.button)
+        self.button.style().polish(self.button)
+        self.title.setProperty("error", state == RecordState.ERROR)
+        self.title.style().unpolish(self.title)
+        self.title.style().polish(self.title)
+        self.devices.setEnabled(not (state.is_active or state == RecordState.FINISHING))
+
+    def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
+        self.devices.clear()
+        self.devices.addItem("System default microphone", None)
+        for device in devices:
+            label = f"{device.name} (default)" if device.is_default else device.name
+            self.devices.addItem(label, device.name)
+        if not devices:
+            self.devices.setToolTip("No microphone found — connect one, then reopen this list")
+        index = self.devices.findData(current) if current else 0
+        self.devices.setCurrentIndex(max(0, index))
+
+    def _on_device(self, index: int) -> None:
+        self.device_chosen.emit(self.devices.itemData(index))

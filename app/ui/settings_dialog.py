@@ -1,0 +1,293 @@
+"""The settings dialog. OK / Apply hand a new `Settings` to the controller, which saves it
+and reloads the model in the background when the model, precision or provider changed."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.controller.app_controller import AppController
+from app.controller.background import BackgroundCall
+from app.controller.ports import ModelInfo
+from app.engine.types import Precision
+from app.settings.model import PRECISIONS, Settings
+from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+
+FolderPrompt = Callable[[QWidget], str]
+
+class SettingsDialog(QDialog):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setAccessibleName("Settings")
+        self.setMinimumWidth(520)
+        self.controller = controller
+        self.settings: Settings = copy.deepcopy(controller.settings)
+        self.choose_folder: FolderPrompt = _folder_dialog
+        self._models: list[ModelInfo] = []
+        self._import: BackgroundCall | None = None
+        tabs = QTabWidget(self)
+        tabs.addTab(self._model_tab(), "Model")
+        tabs.addTab(self._text_tab(), "Transcription")
+        tabs.addTab(self._dictation_tab(), "Dictation")
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.Apply,
+            self,
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.apply_button = buttons.button(QDialogButtonBox.StandardButton.Apply)
+        self.apply_button.clicked.connect(self.apply)
+        self.message = QLabel(self)
+        self.message.setObjectName("muted")
+        self.message.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self._load_models()
+        self._fill_precisions()
+
+    # --- tabs ------------------------------------------------------------------------
+
+    def _model_tab(self) -> QWidget:
+        tab = QWidget(self)
+        self.model_list = QListWidget(tab)
+        self.model_list.setAccessibleName("Installed models")
+        self.model_list.currentItemChanged.connect(lambda *_: self._on_model_changed())
+        self.import_button = QPushButton("Import model folder…", tab)
+        self.import_button.setAccessibleName("Import model folder")
+        self.import_button.setToolTip("A CTranslate2 or Hugging Face Whisper model folder")
+        self.import_button.clicked.connect(self._import_model)
+        self.remove_button = QPushButton("Remove", tab)
+        self.remove_button.setAccessibleName("Remove selected model")
+        self.remove_button.clicked.connect(self._remove_model)
+        self.precision = QComboBox(tab)
+        self.precision.setAccessibleName("Precision")
+        self.provider = QComboBox(tab)
+        self.provider.setAccessibleName("Execution provider")
+        self.provider.addItem("CPU (default)", None)
+        for name in self.controller.parts.catalog.providers():
+            if name != "cpu":
+                self.provider.addItem(provider_label(name), name)
+        self._select(self.provider, self.settings.model.provider)
+        self.provider.currentIndexChanged.connect(lambda _i: self._fill_precisions())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        form = QFormLayout()
+        form.addRow("Precision", self.precision)
+        form.addRow("Runs on", self.provider)
+        layout = QVBoxLayout(tab)
+        layout.addWidget(self.model_list, 1)
+        layout.addLayout(buttons)
+        layout.addLayout(form)
+        return tab
+
+    def _text_tab(self) -> QWidget:
+        tab = QWidget(self)
+        self.language = QComboBox(tab)
+        self.language.setAccessibleName("Language")
+        self.language.addItem("Detect automatically", None)
+        for code, name in LANGUAGES:
+            self.language.addItem(name, code)
+        self._select(self.language, self.settings.decode.language)
+        self.task = QComboBox(tab)
+        self.task.setAccessibleName("Task")
+        self.task.addItem("Transcribe (same language)", "transcribe")
+        self.task.addItem("Translate to English", "translate")
+        self._select(self.task, self.settings.decode.task)
+        self.prompt = QPlainTextEdit(self.settings.decode.initial_prompt, tab)
+        self.prompt.setAccessibleName("Custom vocabulary")
+        self.prompt.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Dr. Nguyen")
+        self.prompt.setTabChangesFocus(True)
+        self.prompt.setFixedHeight(72)
+        self.beam = QSpinBox(tab)
+        self.beam.setAccessibleName("Beam size for files")
+        self.beam.setRange(1, 16)
+        self.beam.setValue(self.settings.decode.file_beam_size)
+        self.beam.setToolTip("Higher is a little more accurate and slower; 1 is greedy")
+        self.beam.setMaximumWidth(90)
+        self.language_hint = QLabel("This model understands English only: pick a multilingual "
+                                    "model for other languages and translation.", tab)
+        self.language_hint.setObjectName("muted")
+        self.language_hint.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Language", self.language)
+        form.addRow("Task", self.task)
+        form.addRow("", self.language_hint)
+        form.addRow("Vocabulary", self.prompt)
+        form.addRow("Beam size (files)", self.beam)
+        layout = QVBoxLayout(tab)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        return tab
+
+    def _dictation_tab(self) -> QWidget:
+        tab = QWidget(self)
+        self.device = QComboBox(tab)
+        self.device.setAccessibleName("Input device")
+        self.device.addItem("System default microphone", None)
+        for device in self.controller.input_devices():
+            self.device.addItem(device.name, device.name)
+        self._select(self.device, self.settings.dictation.input_device)
+        self.vad = QSlider(Qt.Orientation.Horizontal, tab)
+        self.vad.setAccessibleName("Voice detection sensitivity")
+        self.vad.setRange(0, 100)
+        self.vad.setValue(round(self.settings.dictation.vad_sensitivity * 100))
+        self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
+        self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
+        self.close_to_tray.setAccessibleName("Close to tray")
+        self.close_to_tray.setChecked(self.settings.window.close_to_tray)
+        form = QFormLayout()
+        form.addRow("Microphone", self.device)
+        form.addRow("Voice sensitivity", self.vad)
+        form.addRow("Window", self.close_to_tray)
+        layout = QVBoxLayout(tab)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        return tab
+
+    # --- models and precision --------------------------------------------------------
+
+    def _load_models(self) -> None:
+        try:
+            self._models = self.controller.parts.catalog.list_models()
+        except Exception as exc:  # a broken model store must not stop the dialog
+            self._models = []
+            self.message.setText(f"Could not list models: {exc}")
+        self.model_list.clear()
+        for info in self._models:
+            item = QListWidgetItem(f"{info.name}   {info.detail}".rstrip())
+            item.setData(Qt.ItemDataRole.UserRole, info.name)
+            self.model_list.addItem(item)
+            if info.name == self.settings.model.name:
+                self.model_list.setCurrentItem(item)
+
+    def selected_model(self) -> ModelInfo | None:
+        item = self.model_list.currentItem()
+        name = item.data(Qt.ItemDataRole.UserRole) if item else None
+        return next((m for m in self._models if m.name == name), None)
+
+    def _on_model_changed(self) -> None:
+        info = self.selected_model()
+        multilingual = bool(info and info.multilingual)
+        self.language.setEnabled(multilingual)
+        self.task.setEnabled(multilingual)
+        self.language.setToolTip("" if multilingual else "This model understands English only")
+        self.language_hint.setVisible(not multilingual)
+        self.remove_button.setEnabled(info is not None)
+
+    def _fill_precisions(self) -> None:
+        current = self.precision.currentData() or self.settings.model.precision
+        support = self.controller.parts.catalog.precision_support(self.provider.currentData())
+        self.precision.clear()
+        model = self.precision.model()
+        assert isinstance(model, QStandardItemModel)
+        for value in PRECISIONS:
+            self.precision.addItem(PRECISION_LABELS[value], value)
+            reason = support.get(Precision(value))
+            item = model.item(self.precision.count() - 1)
+            item.setEnabled(reason is None)
+            item.setToolTip(f"Not available: {reason}" if reason else PRECISION_TIPS[value])
+        index = self.precision.findData(current)
+        enabled = index >= 0 and model.item(index).isEnabled()
+        self.precision.setCurrentIndex(index if enabled else 0)
+
+    def _import_model(self) -> None:
+        folder = self.choose_folder(self)
+        if not folder:
+            return
+        self.import_button.setEnabled(False)
+        self.message.setText(f"Importing {Path(folder).name}…")
+        catalog = self.controller.parts.catalog
+        self._import = BackgroundCall(lambda: catalog.import_folder(Path(folder)), self)
+        self._import.succeeded.connect(self._imported)
+        self._import.failed.connect(lambda error: self._import_done(f"Import failed: {error}"))
+        self._import.start()
+
+    def _imported(self, info: object) -> None:
+        if isinstance(info, ModelInfo):
+            self.settings.model.name = info.name
+            self._import_done(f"Imported {info.name}.")
+
+    def _import_done(self, message: str) -> None:
+        self.import_button.setEnabled(True)
+        self.message.setText(message)
+        self._load_models()
+
+    def _remove_model(self) -> None:
+        info = self.selected_model()
+        if info is None:
+            return
+        if info.name == self.controller.settings.model.name:
+            self.message.setText("That model is in use; pick another and apply first.")
+            return
+        try:
+            self.controller.parts.catalog.remove(info.name)
+        except Exception as exc:  # e.g. the bundled model cannot be removed
+            self.message.setText(f"Could not remove {info.name}: {exc}")
+        self._load_models()
+
+    # --- applying --------------------------------------------------------------------
+
+    def collect(self) -> Settings:
+        settings = copy.deepcopy(self.settings)
+        info = self.selected_model()
+        if info is not None:
+            settings.model.name = info.name
+        settings.model.precision = self.precision.currentData() or "auto"
+        settings.model.provider = self.provider.currentData()
+        settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
+        settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
+        settings.decode.initial_prompt = self.prompt.toPlainText().strip()
+        settings.decode.file_beam_size = self.beam.value()
+        settings.dictation.input_device = self.device.currentData()
+        settings.dictation.vad_sensitivity = self.vad.value() / 100
+        settings.window.close_to_tray = self.close_to_tray.isChecked()
+        return settings
+
+    def apply(self) -> None:
+        self.settings = self.collect()
+        error = self.controller.apply_settings(self.settings)
+        self.message.setText(error or "Settings applied.")
+
+    def accept(self) -> None:
+        self.apply()
+        super().accept()
+
+    @staticmethod
+    def _select(combo: QComboBox, value: object) -> None:
+        index = combo.findData(value)
+        combo.setCurrentIndex(max(0, index))
+
+
+def _folder_dialog(parent: QWidget) -> str:
+    from PySide6.QtWidgets import QFileDialog
+
+    return QFileDialog.getExistingDirectory(parent, "Import a Whisper model folder")

@@ -1,0 +1,59 @@
+"""Word alignment, LocalAgreement prefix, repetition cutting and the hallucination verdicts."""
+
+from __future__ import annotations
+
+import itertools
+
+from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
+from app.dictation.text import Word, align_committed, common_prefix, split_words
+
+
+def words(text: str) -> list[Word]:
+    return [Word(" " + w, float(i), float(i) + 0.5) for i, w in enumerate(text.split())]
+
+
+def test_split_words_keeps_spacing_and_spreads_times_over_the_segment() -> None:
+    got = split_words(" Hello there, world! [Music]", 10.0, 12.0)
+    assert [w.text for w in got] == [" Hello", " there,", " world!"]
+    assert got[0].start == 10.0 and got[-1].end == 12.0
+    assert all(a.end == b.start for a, b in itertools.pairwise(got))
+
+
+def test_common_prefix_ignores_case_and_punctuation() -> None:
+    assert common_prefix(words("And so, my fellow"), words("and so my fellow Americans")) == 4
+    assert common_prefix(words("ask not what"), words("asked not what")) == 0
+
+
+def test_align_skips_exactly_the_committed_words() -> None:
+    hyp = words("and so my fellow americans ask not")
+    assert align_committed(hyp, words("And so my fellow Americans.")) == 5
+    assert align_committed(hyp, []) == 0
+
+
+def test_align_treats_a_changed_word_as_a_substitution() -> None:
+    # committed "first", the new decode says "forced": one word consumed, nothing doubled
+    assert align_committed(words("montreal forced a liner"), words("montreal first")) == 2
+
+
+def test_align_ignores_fillers_the_new_decode_dropped_or_added() -> None:
+    hyp = words("here are more words and that should")
+    assert align_committed(hyp, words("here are more words um")) == 4
+    hyp = words("here are more words um and that")
+    assert align_committed(hyp, words("here are more words")) == 5
+
+
+def test_cut_repetitions_stops_a_decoding_loop_but_keeps_real_repeats() -> None:
+    loop = words("thank you for watching thank you for watching thank you for watching "
+                 "thank you for watching thank you for watching")
+    assert len(cut_repetitions(loop, 3)) == 12
+    real = words("here are some more words words words words and that")
+    assert len(cut_repetitions(real, 3)) == len(real)
+
+
+def test_judge_window() -> None:
+    opts = GuardOptions()
+    assert judge_window(0.02, -0.3, 1.2, 0.8, opts) is Verdict.ACCEPT
+    assert judge_window(0.7, -1.2, 1.0, 0.8, opts) is Verdict.NO_SPEECH  # Whisper's own rule
+    assert judge_window(0.85, -0.9, 0.6, 0.5, opts) is Verdict.NO_SPEECH  # music -> "Thank you."
+    assert judge_window(0.1, -0.3, 3.1, 0.9, opts) is Verdict.LOOPING
+    assert judge_window(0.02, -0.3, 1.2, 0.0, opts) is Verdict.NO_SPEECH  # VAD heard nothing

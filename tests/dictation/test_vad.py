@@ -1,0 +1,78 @@
+"""Silero VAD through our own onnxruntime wrapper, on real speech, silence, noise and music."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from earshot_testing import DATA_DIR, SHARED_SPEECH, needs_shared, read_wav
+
+from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEventKind, VadOptions
+
+RATE = 16000
+
+
+@pytest.fixture(scope="module")
+def model() -> SileroVadModel:
+    return SileroVadModel()
+
+
+def spans(model: SileroVadModel, audio: np.ndarray, options: VadOptions | None = None,
+          chunk: int = 1000, raw: bool = False) -> list[tuple[float, float]]:
+    """(start_s, end_s) of padded (or `raw`) speech spans, feeding `audio` in odd-sized chunks."""
+    model.reset()
+    seg = SpeechSegmenter(model, options or VadOptions())
+    events = []
+    for i in range(0, audio.shape[0], chunk):
+        events += seg.feed(audio[i : i + chunk])
+    events += seg.flush()
+    starts = [(e.raw_index if raw else e.index) / RATE for e in events if e.kind is VadEventKind.START]
+    ends = [(e.raw_index if raw else e.index) / RATE for e in events if e.kind is VadEventKind.END]
+    assert len(starts) == len(ends)
+    return list(zip(starts, ends, strict=True))
+
+
+def test_probability_is_high_on_speech_and_low_on_silence(model: SileroVadModel) -> None:
+    speech = read_wav(DATA_DIR / "espeak_weather.wav")
+    model.reset()
+    probs = [model(speech[i : i + FRAME]) for i in range(0, speech.shape[0] - FRAME, FRAME)]
+    assert max(probs) > 0.9
+    model.reset()
+    assert model(np.zeros(FRAME, dtype=np.float32)) < 0.1
+
+
+def test_speech_between_silences_is_one_padded_span(model: SileroVadModel) -> None:
+    speech = read_wav(DATA_DIR / "espeak_meeting.wav")
+    silence = np.zeros(RATE, dtype=np.float32)
+    audio = np.concatenate([silence, speech, silence])
+    found = spans(model, audio)
+    assert len(found) == 1
+    start, end = found[0]
+    # padding (0.3 s) on both sides of about 1.0 .. 1.0 + len(speech)
+    assert 0.4 < start < 1.1
+    assert 1.0 + speech.shape[0] / RATE - 0.6 < end < 2.0 + speech.shape[0] / RATE
+
+
+def test_pause_longer_than_hang_over_splits_shorter_one_does_not(model: SileroVadModel) -> None:
+    a = read_wav(DATA_DIR / "espeak_laptop.wav")
+    b = read_wav(DATA_DIR / "espeak_callback.wav")
+    audio = np.concatenate([a, np.zeros(int(1.5 * RATE), dtype=np.float32), b])
+    assert len(spans(model, audio)) == 2
+    assert len(spans(model, audio, VadOptions(min_silence_s=3.0))) == 1
+
+
+def no_utterance(found: list[tuple[float, float]]) -> bool:
+    """True when no raw span is long enough for the worker to decode it (min_speech_s)."""
+    return all(end - start < VadOptions().min_speech_s for start, end in found)
+
+
+def test_noise_clip_has_no_speech(model: SileroVadModel) -> None:
+    assert no_utterance(spans(model, read_wav(DATA_DIR / "espeak_noise.wav"), raw=True))
+
+
+@needs_shared
+def test_shared_silence_and_noise_have_no_speech_and_jfk_has(model: SileroVadModel) -> None:
+    for clip in ("ns_digital_silence", "ns_noise_pv_empty"):
+        assert no_utterance(spans(model, read_wav(SHARED_SPEECH / f"{clip}.wav"), raw=True)), clip
+    jfk = spans(model, read_wav(SHARED_SPEECH / "en_jfk_inaugural.wav"))
+    assert 1 <= len(jfk) <= 5
+    assert jfk[0][0] < 0.5 and jfk[-1][1] > 10.5

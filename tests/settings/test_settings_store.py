@@ -1,0 +1,90 @@
+"""Settings on disk: round-trip, corrupt files, migrations (real files in tmp_path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.settings import store as store_module
+from app.settings.model import Settings
+from app.settings.store import SettingsStore
+
+
+def test_settings_round_trip(tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path / "cfg" / "settings.toml")
+    settings = Settings()
+    settings.model.precision = "int8"
+    settings.model.provider = "CPUExecutionProvider"
+    settings.decode.language = "de"
+    settings.decode.initial_prompt = "Kubernetes, Grafana"
+    settings.dictation.vad_sensitivity = 0.8
+    settings.window.close_to_tray = True
+    store.save(settings)
+
+    loaded = SettingsStore(store.path).load()
+    assert loaded.notice is None
+    assert loaded.settings == settings
+    assert 'precision = "int8"' in store.path.read_text()
+    assert "version = 1" in store.path.read_text()
+
+
+def test_missing_file_gives_defaults_without_notice(tmp_path: Path) -> None:
+    loaded = SettingsStore(tmp_path / "settings.toml").load()
+    assert loaded.settings == Settings()
+    assert loaded.notice is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "this is [not toml",
+        'version = 1\n[model]\nprecision = "float128"\n',
+        "version = 1\n[model]\nname = 42\n",
+        "version = 99\n",
+        "\xff\xfe garbage",
+    ],
+)
+def test_corrupt_file_is_kept_as_bak_and_defaults_used(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_bytes(content.encode("latin-1"))
+    store = SettingsStore(path)
+    loaded = store.load()
+    assert loaded.settings == Settings()
+    assert loaded.notice is not None and "settings.toml.bak" in loaded.notice
+    assert store.backup_path.read_bytes() == content.encode("latin-1")
+    assert not path.exists()
+    store.save(loaded.settings)  # the app can go on and save fresh defaults
+    assert store.load().notice is None
+
+
+def test_older_version_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def v1_to_v2(doc: dict) -> dict:
+        doc = dict(doc, version=2)
+        doc["model"] = {"name": doc.pop("model_name")}
+        return doc
+
+    monkeypatch.setattr(store_module, "SETTINGS_VERSION", 2)
+    monkeypatch.setitem(store_module.MIGRATIONS, 1, v1_to_v2)
+    path = tmp_path / "settings.toml"
+    path.write_text('version = 1\nmodel_name = "base"\n')
+    loaded = SettingsStore(path).load()
+    assert loaded.notice is None
+    assert loaded.settings.model.name == "base"
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = SettingsStore(tmp_path / "settings.toml")
+    store.save(Settings())
+    before = store.path.read_bytes()
+
+    def disk_full(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store_module.os, "fsync", disk_full)
+    changed = Settings()
+    changed.model.precision = "fp32"
+    with pytest.raises(OSError):
+        store.save(changed)
+    assert store.path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.toml"]

@@ -1,0 +1,37 @@
+"""Helpers shared by the GUI tests (opening the window, waiting for the model, test clips)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.controller.app_controller import AppController, AppParts
+from app.controller.states import ModelState
+from app.ui.main_window import MainWindow
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CLIPS = {c["file"]: c for c in json.loads((DATA / "clips.json").read_text())["clips"]}
+MODEL_LOAD_TIMEOUT_MS = 300_000  # the first run converts tiny.en once (cached afterwards)
+def open_window(qtbot: object, parts: AppParts, load: bool = True) -> MainWindow:
+    """The window as `earshot` shows it; with `load`, the model loads in the background."""
+    controller = AppController(parts)
+    window = MainWindow(controller, tray=None)
+    qtbot.addWidget(window)  # type: ignore[attr-defined]
+    window.resize(1100, 720)
+    window.show()
+    qtbot.waitExposed(window)  # type: ignore[attr-defined]
+    if load:
+        controller.start()
+    return window
+
+
+def wait_model_ready(qtbot: object, window: MainWindow) -> None:
+    models = window.controller.models
+    qtbot.waitUntil(  # type: ignore[attr-defined]
+        lambda: models.state in (ModelState.READY, ModelState.FAILED), timeout=MODEL_LOAD_TIMEOUT_MS
+    )
+    assert models.state == ModelState.READY, window.record_bar.detail.text()
+
+
+def normalized(text: str) -> str:
+    return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())

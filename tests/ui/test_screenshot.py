@@ -1,0 +1,59 @@
+"""Under Xvfb (a real X server, Qt's xcb platform), the main window after a dictation is saved
+to docs/screenshot.png: the picture shown in the README. Real engine, real dictation replay."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gui_helpers import CLIPS, DATA, normalized
+from PySide6.QtGui import QImage
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "docs" / "screenshot.png"
+
+
+@pytest.fixture
+def xvfb_display() -> Iterator[str]:
+    """A private Xvfb server; yields its DISPLAY (":N"), chosen by Xvfb itself."""
+    if shutil.which("Xvfb") is None:
+        if os.environ.get("CI"):
+            pytest.fail("Xvfb is missing: .ci/run must apt-get install xvfb")
+        pytest.skip("Xvfb is not installed (apt-get install xvfb); CI installs it")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    try:
+        assert number.isdigit(), "Xvfb did not report a display"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_screenshot_after_dictation(xvfb_display: str, tmp_path: Path) -> None:
+    env = dict(os.environ, DISPLAY=xvfb_display, QT_QPA_PLATFORM="xcb", PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("screenshot_session.py")), str(SCREENSHOT),
+         str(tmp_path), str(DATA / "espeak_meeting.wav"), str(DATA / "espeak_weather.wav")],
+        env=env, capture_output=True, text=True, timeout=600, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert normalized(report["committed"]) == normalized(CLIPS["espeak_meeting.wav"]["text"])
+
+    image = QImage(str(SCREENSHOT))
+    assert (image.width(), image.height()) == (report["width"], report["height"]) == (1180, 740)
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+    assert len(colours) > 40, "the screenshot is (nearly) blank"

@@ -1,0 +1,76 @@
+"""The settings dialog: choices round-trip to the TOML file and take effect at once (a
+precision change reloads the real model in the background); a corrupt file is survived."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from gui_helpers import MODEL_LOAD_TIMEOUT_MS, open_window, wait_model_ready
+from PySide6.QtWidgets import QDialogButtonBox
+
+from app.controller.app_controller import AppController
+from app.controller.states import ModelState
+from app.settings.store import SettingsStore
+from app.ui.settings_dialog import SettingsDialog
+
+
+def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    resolved = window.controller.models.description.precision  # what `auto` chose here
+    assert resolved in ("fp32", "fp16", "int8", "int4")
+    assert window.precision_label.text() == f"Precision {resolved}"
+    target = "fp32" if resolved == "int8" else "int8"
+    dialog = SettingsDialog(window.controller, window)
+    qtbot.addWidget(dialog)
+    assert dialog.model_list.currentItem().text().startswith("tiny.en")
+    assert not dialog.language.isEnabled()  # tiny.en is English-only
+    dialog.precision.setCurrentIndex(dialog.precision.findData(target))
+    dialog.beam.setValue(3)
+    dialog.prompt.setPlainText("Thursday, Grafana")
+
+    with qtbot.waitSignal(window.controller.models.loaded, timeout=MODEL_LOAD_TIMEOUT_MS) as loaded:
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+        assert window.model_label.text().startswith("Loading")  # reload runs behind the window
+    assert loaded.args[0].precision == target
+    assert window.precision_label.text() == f"Precision {target}"
+
+    on_disk = tomllib.loads(parts.settings_store.path.read_text())
+    assert on_disk["model"]["precision"] == target
+    assert on_disk["decode"] == {"task": "transcribe", "initial_prompt": "Thursday, Grafana", "file_beam_size": 3}
+    restarted = AppController(parts)
+    assert restarted.settings == window.controller.settings
+    assert restarted.decode_options(for_files=True).beam_size == 3
+    assert restarted.decode_options(for_files=True).initial_prompt == "Thursday, Grafana"
+
+
+def test_corrupt_settings_file_is_survived(qtbot, parts) -> None:
+    path: Path = parts.settings_store.path
+    path.parent.mkdir(parents=True)
+    path.write_text('version = 1\n[model\nprecision = "int8"\n')
+    window = open_window(qtbot, parts, load=False)
+    assert window.notice.isVisible()
+    assert "settings.toml.bak" in window.notice.label.text()
+    assert window.controller.settings.model.precision == "auto"
+    assert (path.parent / "settings.toml.bak").read_text().startswith("version = 1\n[model\n")
+    window.notice.dismiss.click()
+    assert not window.notice.isVisible()
+    # the next save writes a good file again
+    window.controller.apply_settings(window.controller.settings)
+    assert SettingsStore(path).load().notice is None
+
+
+def test_a_failed_reload_keeps_the_working_model(qtbot, parts) -> None:
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    broken = window.controller.settings.__class__()
+    broken.model.name = "/nowhere/whisper-medium"
+    with qtbot.waitSignal(window.controller.models.kept_previous, timeout=MODEL_LOAD_TIMEOUT_MS):
+        window.controller.apply_settings(broken)
+    assert window.controller.models.state == ModelState.READY
+    assert window.notice.isVisible()
+    assert "whisper-medium" in window.notice.label.text()
+    assert window.notice.label.text().endswith("Still using tiny.en.")
+    assert window.model_label.text() == "Model tiny.en"
+    assert window.record_bar.title.text() == "Ready"
