@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.controller.control_server import ControlError, ControlServer, send_command
 from app.controller.global_hotkey import GlobalHotkey
 from app.controller.output_router import OutputOptions, OutputRouter
 from app.controller.states import RecordState
 from app.dictation.hotkeys import HotkeyMode
+from app.dictation.output import OutputMode
+from app.dictation.postprocess import PostProcessOptions, parse_replacements
+from app.settings.model import OutputSettings
+
+if TYPE_CHECKING:
+    from app.controller.control_server import ControlServer
 
 DEFAULT_HOTKEY = "ctrl+alt+space"
 _OPEN = (RecordState.LISTENING, RecordState.HEARING_SPEECH, RecordState.FINISHING)
@@ -30,6 +35,27 @@ class DesktopOptions:
     hotkey: str = DEFAULT_HOTKEY
     """e.g. "ctrl+alt+space"; "" = no global hotkey."""
     hotkey_mode: HotkeyMode = HotkeyMode.TOGGLE
+
+
+def options_from_settings(settings: OutputSettings) -> tuple[DesktopOptions, str | None]:
+    """The options for `settings`, and a user-facing problem with them (bad replacement lines
+    are skipped whole: the list is used without them)."""
+    problem = None
+    try:
+        replacements = parse_replacements(settings.replacements)
+    except ValueError as exc:
+        replacements, problem = (), f"Your replacement list is not used: {exc}."
+    postprocess = PostProcessOptions(
+        spoken_punctuation=settings.spoken_punctuation,
+        remove_fillers=settings.remove_fillers,
+        capitalize_sentences=settings.capitalize_sentences,
+        space_at_start=settings.space_at_start,
+        space_between_utterances=settings.space_between_utterances,
+        trailing_space=settings.trailing_space,
+        replacements=replacements,
+    )
+    output = OutputOptions(OutputMode(settings.mode), postprocess)
+    return DesktopOptions(output, settings.hotkey.strip(), HotkeyMode(settings.hotkey_mode)), problem
 
 
 class DesktopIntegration(QObject):
@@ -66,6 +92,12 @@ class DesktopIntegration(QObject):
     def start(self, control_name: str | None = None) -> bool:
         """Grab the hotkey and open the control channel. False: another Earshot runs (it was
         asked to show itself); this one should quit."""
+        try:  # QtNetwork: a build that left it out still works, without the control commands
+            from app.controller.control_server import ControlError, ControlServer, send_command
+        except ImportError as exc:
+            self.notice.emit(f"`earshot toggle` and the other control commands are unavailable ({exc}).")
+            self.apply(self.options)
+            return True
         self.server = ControlServer(self.handle_command, control_name, parent=self)
         if not self.server.listen():
             with contextlib.suppress(ControlError):
