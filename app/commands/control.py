@@ -26,8 +26,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.controller.control_server import ControlError, send_command
-
+    try:
+        from app.controller.control_server import ControlError, send_command
+    except ImportError as exc:  # a build without Qt's network module
+        print(f"earshot: control commands are not available in this build ({exc})", file=sys.stderr)
+        return 1
     try:
         state = send_command(args.control_command)
     except ControlError as exc:
