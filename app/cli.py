@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from app import __version__
+from app.ui.gui_options import add_gui_arguments
 
 # Subcommand modules under app.commands; each has `register(subparsers)`.
 _COMMAND_MODULES = ("transcribe", "models", "dictate", "control")
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"earshot {__version__}")
     parser.add_argument("--self-test", action="store_true", help="check the bundled model, Qt and audio")
+    add_gui_arguments(parser)  # `earshot [options]` opens the window
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -33,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
     if args.self_test:
         from app.commands.selftest import run_self_test
@@ -41,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         from app.ui.main import run_gui
 
-        return int(run_gui(extra))
+        return int(run_gui(argv))  # the window parses its own options again (and Qt's)
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:

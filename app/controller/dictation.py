@@ -32,6 +32,7 @@ class DictationController(QObject):
 
     state_changed = Signal(object, str)  # RecordState, reason ("" unless ERROR)
     committed = Signal(str)
+    utterance_ended = Signal()  # after the FINAL commit of an utterance (output flushes held-back words)
     tentative = Signal(str)
     level = Signal(float)  # 0..1
     commit_latency = Signal(float)  # milliseconds
@@ -165,6 +166,7 @@ class DictationController(QObject):
         if event.latency_ms is not None:
             self.commit_latency.emit(event.latency_ms)
         if event.kind == DictationEventKind.FINAL:
+            self.utterance_ended.emit()
             self.tentative.emit("")
             if self.state == RecordState.HEARING_SPEECH:
                 self._set_state(RecordState.LISTENING)

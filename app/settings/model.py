@@ -56,12 +56,36 @@ class WindowSettings:
     export_dir: str = ""
 
 
+OUTPUT_MODES: tuple[str, ...] = ("window", "type", "paste")
+HOTKEY_MODES: tuple[str, ...] = ("toggle", "hold")
+
+
+@dataclass
+class OutputSettings:
+    """Dictating into other apps. `mode`: window (Earshot only), type or paste into the focused
+    window. `hotkey` ("" = none), e.g. "ctrl+alt+space"; `hotkey_mode`: toggle or hold.
+    Post-processing of committed text; `replacements`: one "spoken -> written" per line."""
+
+    mode: str = "type"
+    hotkey: str = "ctrl+alt+space"
+    hotkey_mode: str = "toggle"
+    show_indicator: bool = True
+    spoken_punctuation: bool = True
+    remove_fillers: bool = True
+    capitalize_sentences: bool = True
+    space_at_start: bool = False
+    space_between_utterances: bool = True
+    trailing_space: bool = False
+    replacements: str = ""
+
+
 @dataclass
 class Settings:
     model: ModelSettings = field(default_factory=ModelSettings)
     decode: DecodeSettings = field(default_factory=DecodeSettings)
     dictation: DictationSettings = field(default_factory=DictationSettings)
     window: WindowSettings = field(default_factory=WindowSettings)
+    output: OutputSettings = field(default_factory=OutputSettings)
 
     def engine_key(self) -> tuple[str, str, str | None]:
         """What the loaded engine depends on: a change here means reloading the model."""

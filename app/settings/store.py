@@ -21,7 +21,15 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from app.settings.model import PRECISIONS, SETTINGS_VERSION, TASKS, Settings, SettingsError
+from app.settings.model import (
+    HOTKEY_MODES,
+    OUTPUT_MODES,
+    PRECISIONS,
+    SETTINGS_VERSION,
+    TASKS,
+    Settings,
+    SettingsError,
+)
 
 APP_NAME = "earshot"
 FILE_NAME = "settings.toml"
@@ -150,3 +158,7 @@ def _validate(settings: Settings) -> None:
         raise SettingsError("file_beam_size must be 1..16")
     if not 0.0 <= settings.dictation.vad_sensitivity <= 1.0:
         raise SettingsError("vad_sensitivity must be 0..1")
+    if settings.output.mode not in OUTPUT_MODES:
+        raise SettingsError(f"unknown output mode {settings.output.mode!r}")
+    if settings.output.hotkey_mode not in HOTKEY_MODES:
+        raise SettingsError(f"unknown hotkey mode {settings.output.hotkey_mode!r}")

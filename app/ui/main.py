@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.controller.app_controller import AppController
 from app.controller.ports import AudioSource
+from app.ui import desktop_output
+from app.ui.gui_options import add_gui_arguments
 from app.ui.main_window import MainWindow
 from app.ui.theme import apply_theme
 from app.ui.tray import Tray
@@ -18,11 +19,7 @@ from app.ui.tray import Tray
 
 def parse_gui_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="earshot", description="Open the Earshot window.")
-    parser.add_argument(
-        "--replay", type=Path, metavar="FILE",
-        help="dictate from this audio file (replayed in real time) instead of the microphone",
-    )
-    parser.add_argument("--minimized", action="store_true", help="start hidden in the tray")
+    add_gui_arguments(parser)
     args, _qt_args = parser.parse_known_args(argv)
     return args
 
@@ -49,6 +46,11 @@ def create_app(argv: list[str]) -> tuple[QApplication, MainWindow, AppController
 
 
 def run_gui(argv: list[str]) -> int:
-    app, _window, controller = create_app(argv)
+    if desktop_output.forward_to_running_instance():
+        return 0  # the running Earshot came to the front
+    app, window, controller = create_app(argv)
+    output = desktop_output.DesktopOutput(app, window, controller, parse_gui_args(argv))
+    if not output.start():
+        return 0
     QTimer.singleShot(0, controller.start)  # the window paints first, then the model loads
     return app.exec()

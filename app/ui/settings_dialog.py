@@ -34,6 +34,7 @@ from app.controller.ports import ModelInfo
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS, Settings
 from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+from app.ui.output_settings import OutputSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -52,6 +53,8 @@ class SettingsDialog(QDialog):
         tabs.addTab(self._model_tab(), "Model")
         tabs.addTab(self._text_tab(), "Transcription")
         tabs.addTab(self._dictation_tab(), "Dictation")
+        self.output_page = OutputSettingsPage(self.settings.output, self)
+        tabs.addTab(self.output_page, "Dictate into apps")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -270,6 +273,7 @@ class SettingsDialog(QDialog):
         settings.dictation.input_device = self.device.currentData()
         settings.dictation.vad_sensitivity = self.vad.value() / 100
         settings.window.close_to_tray = self.close_to_tray.isChecked()
+        settings.output = self.output_page.collect()
         return settings
 
     def apply(self) -> None:
