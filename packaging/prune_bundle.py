@@ -26,9 +26,9 @@ UNUSED_PLUGINS = (
     "wayland-graphics-integration-client/", "wayland-graphics-integration-server/",
     "imageformats/libqtiff", "imageformats/libqwebp", "imageformats/libqicns", "imageformats/libqpdf",
 )
-# libQt6Network: collected by PyInstaller's Qt module table although no kept binary links it.
 # libmvec: part of glibc, which must come from the user's system (with libc itself), never the bundle.
-UNUSED_LIBRARIES = ("libQt6Network.", "libmvec.so")
+# (libQt6Network stays: the single-instance control channel, `earshot toggle`, uses QLocalServer.)
+UNUSED_LIBRARIES = ("libmvec.so",)
 
 
 def is_unused(dest: str) -> bool:
