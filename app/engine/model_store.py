@@ -156,7 +156,11 @@ class ModelStore:
         try:
             convert(read_weights(entry.source), precision, staging, source=entry.name)
             _write_complete_marker(staging)
-            staging.rename(target)
+            try:
+                staging.rename(target)
+            except OSError:
+                if not _is_complete(target):  # another process finished the same entry first
+                    raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return target

@@ -93,3 +93,25 @@ def test_mismatched_tokenizer_is_rejected(store, bundled_model_dir, tmp_path, to
     with pytest.raises(ModelFormatError, match="tokenizer"):
         store.import_model(folder, "mismatch")
     assert [e.name for e in store.list_models()] == [BUNDLED_NAME]
+
+
+def test_two_processes_converting_at_once_both_get_the_entry(store):
+    """Two loads converting the same model at once: the one that renames second uses the first entry."""
+    import threading
+
+    entry = store.resolve(None)
+    results: list[object] = []
+
+    def load() -> None:
+        try:
+            results.append(store.converted(entry, Precision.FP32))
+        except Exception as exc:  # recorded, asserted below
+            results.append(exc)
+
+    threads = [threading.Thread(target=load) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and all(isinstance(r, type(results[0])) for r in results), results
+    assert results[0] == results[1]
