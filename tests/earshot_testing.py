@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import wave
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -44,3 +49,34 @@ def shared_english() -> list[dict[str, str]]:
 
 
 needs_shared = pytest.mark.skipif(not SHARED_SPEECH.is_dir(), reason="../shared/data/speech is not present")
+
+
+def require_tools(*tools: str) -> None:
+    """Fail in CI (which installs them), skip elsewhere, when a desktop tool is missing."""
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        message = f"missing {', '.join(missing)}: apt-get install them (.ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@contextmanager
+def xvfb(*tools: str) -> Iterator[str]:
+    """A private Xvfb server; yields its DISPLAY (":N"), chosen by Xvfb itself. `tools` are
+    other programs the caller needs (checked first)."""
+    require_tools("Xvfb", *tools)
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    try:
+        assert number.isdigit(), "Xvfb did not report a display"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

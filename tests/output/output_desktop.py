@@ -4,7 +4,6 @@ the X clipboard seen from another process (xclip). Import as `output_desktop`.""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -13,40 +12,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from earshot_testing import require_tools
+from earshot_testing import xvfb as shared_xvfb
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 WAIT_S = 20.0  # how long to wait for something to arrive (a deadline, not a timing assert)
 
 
-def require_tools(*tools: str) -> None:
-    missing = [t for t in tools if shutil.which(t) is None]
-    if missing:
-        message = f"missing {', '.join(missing)}: apt-get install them (.ci/run does)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
 @contextmanager
 def xvfb() -> Iterator[str]:
-    """A private Xvfb server; yields its DISPLAY (":N"), chosen by Xvfb itself."""
-    require_tools("Xvfb", "xdotool", "xclip", "xterm")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    try:
-        assert number.isdigit(), "Xvfb did not report a display"
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    """A private Xvfb server with the tools these tests drive it with; yields its DISPLAY."""
+    with shared_xvfb("xdotool", "xclip", "xterm") as display:
+        yield display
 
 
 @contextmanager

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from earshot_testing import xvfb
 from gui_helpers import CLIPS, DATA, normalized
 from PySide6.QtGui import QImage
 
@@ -22,24 +22,8 @@ SCREENSHOT = ROOT / "docs" / "screenshot.png"
 @pytest.fixture
 def xvfb_display() -> Iterator[str]:
     """A private Xvfb server; yields its DISPLAY (":N"), chosen by Xvfb itself."""
-    if shutil.which("Xvfb") is None:
-        if os.environ.get("CI"):
-            pytest.fail("Xvfb is missing: .ci/run must apt-get install xvfb")
-        pytest.skip("Xvfb is not installed (apt-get install xvfb); CI installs it")
-    read_fd, write_fd = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    try:
-        assert number.isdigit(), "Xvfb did not report a display"
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with xvfb() as display:
+        yield display
 
 
 def test_screenshot_after_dictation(xvfb_display: str, tmp_path: Path) -> None:
