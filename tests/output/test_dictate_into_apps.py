@@ -24,8 +24,6 @@ from output_desktop import (
     Receiver,
     clipboard_text,
     focused_window,
-    open_qt_receiver,
-    open_xterm_receiver,
     pulseaudio,
     set_clipboard_text,
     wait_until,
@@ -115,20 +113,6 @@ def pasting_app(
     app = launch(x_display, sound, tmp_path_factory.mktemp("pasting"), options, "super+shift+p")
     yield app
     app.close()
-
-
-@pytest.fixture
-def qt_window(x_display: str, tmp_path: Path) -> Iterator[Receiver]:
-    receiver = open_qt_receiver(x_display, tmp_path)
-    yield receiver
-    receiver.close()
-
-
-@pytest.fixture
-def xterm(x_display: str, tmp_path: Path) -> Iterator[Receiver]:
-    receiver = open_xterm_receiver(x_display, tmp_path)
-    yield receiver
-    receiver.close()
 
 
 def play(app: EarshotApp, clip: Path) -> None:

@@ -12,17 +12,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from output_desktop import (
     HERE,
     ROOT,
     Receiver,
     clipboard_text,
-    open_qt_receiver,
-    open_xterm_receiver,
     set_clipboard_text,
 )
 
@@ -45,20 +40,6 @@ def stop(driver: subprocess.Popen[str]) -> None:
     assert driver.stdin is not None
     driver.stdin.close()
     driver.wait(timeout=30)
-
-
-@pytest.fixture
-def qt_window(x_display: str, tmp_path: Path) -> Iterator[Receiver]:
-    receiver = open_qt_receiver(x_display, tmp_path)
-    yield receiver
-    receiver.close()
-
-
-@pytest.fixture
-def xterm(x_display: str, tmp_path: Path) -> Iterator[Receiver]:
-    receiver = open_xterm_receiver(x_display, tmp_path)
-    yield receiver
-    receiver.close()
 
 
 def test_typing_mode_types_processed_text_into_the_focused_qt_window(x_display: str, qt_window: Receiver) -> None:
