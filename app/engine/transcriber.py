@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
-from app.engine.runtime import WhisperRuntime
+from app.engine.runtime import CrossAttention, WhisperRuntime
 from app.engine.types import (
     SAMPLE_RATE,
     CancelToken,
@@ -54,13 +54,16 @@ class FileTranscriber:
         timings.features_s = time.perf_counter() - start
         info = TranscriptionInfo("en", 1.0, len(audio) / SAMPLE_RATE, timings)
         language = self.options.language
+        first_window: CrossAttention | None = None
         if self.runtime.facts.multilingual and language is None and mel.shape[-1] > 0:
-            cross = self.runtime.encode(mel_window(mel, 0, N_FRAMES_WINDOW))
-            language, info.language_probability = self.decoder.detect_language(cross)
+            first_window = self.runtime.encode(mel_window(mel, 0, N_FRAMES_WINDOW))
+            language, info.language_probability = self.decoder.detect_language(first_window)
         info.language = language or "en"
-        return self._segments(mel, info, start), info
+        return self._segments(mel, info, start, first_window), info
 
-    def _segments(self, mel: NDArray[np.float32], info: TranscriptionInfo, start: float) -> Iterator[Segment]:
+    def _segments(self, mel: NDArray[np.float32], info: TranscriptionInfo, start: float,
+                  first_window: CrossAttention | None) -> Iterator[Segment]:
+        """`first_window`: the encoder output of the window at 0, if language detection made it."""
         state, timings = _State(), info.timings
         content = mel.shape[-1]
         prev_prompt = self.runtime.tokenizer.encode(" " + self.options.initial_prompt.strip()) \
@@ -69,7 +72,10 @@ class FileTranscriber:
             self.cancel.raise_if_cancelled()
             size = min(N_FRAMES_WINDOW, content - state.seek)
             t0 = time.perf_counter()
-            cross = self.runtime.encode(mel_window(mel, state.seek, size))
+            if state.seek == 0 and first_window is not None:
+                cross = first_window  # the same padded window: do not encode it twice
+            else:
+                cross = self.runtime.encode(mel_window(mel, state.seek, size))
             t1 = time.perf_counter()
             previous = prev_prompt + state.all_tokens[state.prompt_reset_since:]
             prompt = self.decoder.build_prompt(info.language, previous)
