@@ -40,10 +40,15 @@ def physical_cores() -> int:
 
 @dataclass(frozen=True)
 class SessionConfig:
-    """`provider` is a short name; `threads` 0 means one per physical core."""
+    """`provider` is a short name; `threads` 0 means one per physical core. `spinning`: idle
+    worker threads busy-wait for the next op. Off by default: the encoder's and the decoder's
+    pools take turns, and a pool spinning after its run steals the core the other one needs
+    (tiny.en int8, 2 cores, encoder runs between decoder steps: 204 ms per window spinning,
+    151 ms not; decoder 2.9 vs 2.5 ms per token)."""
 
     provider: str = "cpu"
     threads: int = 0
+    spinning: bool = False
 
 
 class ProviderFallback(Exception):
@@ -57,6 +62,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     options.intra_op_num_threads = config.threads or physical_cores()
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if config.spinning else "0")
     provider = config.provider.lower()
     full = PROVIDER_NAMES.get(provider)
     if full is None:
