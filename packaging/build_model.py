@@ -11,6 +11,7 @@ a half (fp32).
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -19,7 +20,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.int8_kernels import PORTABLE_ENV
+from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.loader import resolve_precision
 from app.engine.model import WhisperEngine
 from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
@@ -83,7 +85,13 @@ def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
     entry = store.resolve(None)
     precision = resolve_precision(Precision.AUTO, "cpu")
     start = time.perf_counter()
-    converted = store.converted(entry, precision)
+    # The bundle runs on CPUs other than the build machine's: int8 weights in the encoding every
+    # CPU computes exactly (app/engine/convert/int8_kernels.py).
+    os.environ[PORTABLE_ENV] = "1"
+    try:
+        converted = store.converted(entry, precision)
+    finally:
+        os.environ.pop(PORTABLE_ENV, None)
     print(f"model: {entry.name} {precision.value} converted in {time.perf_counter() - start:.1f} s ({converted})")
     target = staging / "models" / entry.name / precision.value
     shutil.rmtree(target, ignore_errors=True)

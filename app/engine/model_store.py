@@ -23,7 +23,8 @@ from pathlib import Path
 
 import platformdirs
 
-from app.engine.convert.converter import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE, convert
+from app.engine.convert.int8_kernels import weight_encoding_tag
+from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.types import Precision
@@ -147,13 +148,15 @@ class ModelStore:
                 f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
             )
         source_key = f"{entry.name}-{self.content_hash(entry.source)}"
-        target = self.cache_dir / "converted" / source_key / f"{precision.value}-v{CONVERTER_VERSION}"
+        target = self.cache_dir / "converted" / source_key / _entry_name(precision)
         if _is_complete(target):
             return target
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
         try:
+            from app.engine.convert.converter import convert  # onnx is only needed to build graphs
+
             convert(read_weights(entry.source), precision, staging, source=entry.name)
             _write_complete_marker(staging)
             try:
@@ -196,6 +199,12 @@ def _copy_model_folder(src: Path, dst: Path) -> None:
             for part in parts:
                 with part.open("rb") as handle:
                     shutil.copyfileobj(handle, out, 1 << 22)
+
+
+def _entry_name(precision: Precision) -> str:
+    """`<precision>-v<converter version>`, plus the int8 weight encoding where the graphs hold one."""
+    tag = weight_encoding_tag() if precision in (Precision.INT8, Precision.INT4) else ""
+    return f"{precision.value}-v{CONVERTER_VERSION}{tag}"
 
 
 def _is_complete(folder: Path) -> bool:

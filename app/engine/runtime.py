@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
 
-from app.engine.convert.converter import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.weights import ModelFormatError
 from app.engine.model_facts import METADATA_KEY, ModelFacts
 from app.engine.sessions import SessionConfig, create_session
@@ -55,6 +55,7 @@ class WhisperRuntime:
     """Encoder and decoder sessions plus the model's facts and tokenizer."""
 
     def __init__(self, model_dir: Path, config: SessionConfig) -> None:
+        self.model_dir = model_dir
         for name in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
             if not (model_dir / name).is_file():
                 raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")

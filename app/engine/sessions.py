@@ -63,6 +63,9 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if config.spinning else "0")
+    # Memory patterns pre-plan one block per input shape; the decoder's shapes change every step,
+    # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
+    options.enable_mem_pattern = False
     provider = config.provider.lower()
     full = PROVIDER_NAMES.get(provider)
     if full is None:

@@ -25,7 +25,7 @@ def test_second_load_reuses_the_converted_graphs(store, monkeypatch):
     def no_conversion(*args, **kwargs):
         raise AssertionError("converted twice")
 
-    monkeypatch.setattr("app.engine.model_store.convert", no_conversion)
+    monkeypatch.setattr("app.engine.convert.converter.convert", no_conversion)
     assert store.converted(entry, Precision.FP32) == first
     assert (first / "encoder.onnx").stat().st_mtime_ns == stamp
 
@@ -37,7 +37,7 @@ def test_crash_during_conversion_leaves_no_usable_entry(store, monkeypatch):
         (out_dir / converter.ENCODER_FILE).write_bytes(b"half")  # as a full disk would leave it
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("app.engine.model_store.convert", crash_half_way)
+    monkeypatch.setattr("app.engine.convert.converter.convert", crash_half_way)
     with pytest.raises(OSError, match="No space left"):
         store.converted(entry, Precision.FP32)
     leftovers = [p for p in (store.cache_dir / "converted").rglob("*") if p.is_file()]

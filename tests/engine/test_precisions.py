@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import onnx
 import pytest
 from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
+from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.loader import load_engine
 from app.engine.types import DecodeOptions, Precision
 from app.engine.wer import word_error_rate
@@ -58,3 +60,22 @@ def test_int8_stays_as_accurate_as_fp32(engine):
     refs = [c["text"] for c in clips]
     assert word_error_rate(refs, texts["int8"]) <= word_error_rate(refs, texts["fp32"]) + 2.0, texts
     assert same >= len(clips) // 2
+
+
+def test_portable_int8_weights_give_the_same_text(monkeypatch):
+    """Installers build int8 graphs with uint8 weights, which no CPU's int8 GEMM can saturate
+    (int8_kernels.py). They are the same numbers stored differently: a clip decodes to the same
+    text as with the weights this machine's converter picks (uint8 on CPUs without VNNI, so there
+    both sides are the portable graph and the check only covers the cache entry)."""
+    native = load_engine(precision=Precision.INT8)
+    monkeypatch.setenv(PORTABLE_ENV, "1")
+    portable = load_engine(precision=Precision.INT8)
+    weights = [i for i in onnx.load(str(portable.runtime.model_dir / "encoder.onnx")).graph.initializer
+               if i.name.endswith(".wq")]
+    assert weights and all(w.data_type == onnx.TensorProto.UINT8 for w in weights)
+    assert portable.runtime.model_dir.name.endswith("-u8w")
+    options = DecodeOptions(beam_size=1, temperatures=(0.0,))
+    for clip in espeak_clips()[:3]:
+        audio = read_wav(DATA_DIR / clip["file"])
+        texts = [" ".join(s.text for s in e.transcribe(audio, options)[0]) for e in (native, portable)]
+        assert texts[0] == texts[1]

@@ -11,16 +11,11 @@ import onnx
 
 from app.engine.convert.decoder_graph import build_decoder
 from app.engine.convert.encoder_graph import build_encoder
+from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.weights import WhisperWeights
 from app.engine.model_facts import METADATA_KEY, ModelFacts
 from app.engine.types import Precision
 
-ENCODER_FILE = "encoder.onnx"
-DECODER_FILE = "decoder.onnx"
-TOKENIZER_FILE = "tokenizer.json"
-CONVERTER_VERSION = 3
-"""Bumped whenever the graphs a given source and precision produce change; part of the cache key,
-so an upgrade never reuses graphs built by older code."""
 _PROTOBUF_LIMIT = 1_800_000_000  # stay clear of protobuf's 2 GiB limit
 
 

@@ -14,6 +14,7 @@ import logging
 
 import onnx
 
+from app.engine.convert.int8_kernels import signed_weights_exact
 from app.engine.convert.row_quant import quantize_rows
 from app.engine.types import Precision
 
@@ -31,4 +32,5 @@ def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
 def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto,
                   precision: Precision) -> tuple[onnx.ModelProto, onnx.ModelProto]:
     """(encoder, decoder) fp32 graphs -> their `precision` (INT8 or INT4) versions."""
-    return quantize_rows(encoder), _matmul_nbits(decoder, 4 if precision is Precision.INT4 else 8)
+    bits = 4 if precision is Precision.INT4 else 8
+    return quantize_rows(encoder, signed_weights_exact()), _matmul_nbits(decoder, bits)
