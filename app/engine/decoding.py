@@ -88,8 +88,7 @@ class DecodingLoop:
             strategy = BeamSearchStrategy(self.eot, search.beam_size, search.patience)
         else:
             strategy = SamplingStrategy(self.eot, rows, search.temperature)
-        cross_rows = cross.expanded(rows)
-        logits = np.repeat(logits, rows, axis=0)
+        logits = np.repeat(logits, rows, axis=0)  # every row shares the one audio's cross K/V
         row_to_cache = np.zeros(rows, dtype=np.int64)  # all rows continue the single prompt row
         # The decoder has n_text_ctx (448) positions: prompt and new tokens must fit in them.
         room = self.runtime.facts.dims.n_text_ctx - cache.length
@@ -101,9 +100,7 @@ class DecodingLoop:
             if result.done:
                 break
             indices = row_to_cache[result.source_rows]
-            if len(result.next_tokens) != cross_rows.batch:
-                cross_rows = cross.expanded(len(result.next_tokens))
-            logits, cache = self.runtime.decode(result.next_tokens[:, None], cache, cross_rows, indices)
+            logits, cache = self.runtime.decode(result.next_tokens[:, None], cache, cross, indices)
             row_to_cache = np.arange(len(result.next_tokens), dtype=np.int64)
             self.stats.n_tokens += 1
         best = rank(strategy.finalize(), search.length_penalty)

@@ -31,16 +31,6 @@ class CrossAttention:
     values: dict[str, ort.OrtValue]
     batch: int
 
-    def expanded(self, batch: int) -> CrossAttention:
-        """The same audio repeated for `batch` rows (beam search, best-of sampling)."""
-        if batch == self.batch:
-            return self
-        return CrossAttention(
-            {name: ort.OrtValue.ortvalue_from_numpy(np.repeat(v.numpy(), batch // self.batch, axis=0))
-             for name, v in self.values.items()},
-            batch,
-        )
-
 
 @dataclass
 class KVCache:
@@ -95,6 +85,7 @@ class WhisperRuntime:
         """tokens [batch, n_tokens] int64 -> (logits [batch, n_vocab] float32, the grown cache).
 
         `cache_indices` [batch] picks, for each row, the cache row it continues (beam search).
+        `cross.batch` divides batch: consecutive groups of rows share one audio (beams, samples).
         """
         batch = tokens.shape[0]
         if cache_indices is None:
