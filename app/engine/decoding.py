@@ -68,19 +68,22 @@ class DecodingLoop:
         self.cancel = cancel or CancelToken()
         self.stats = StepStats()
 
-    def prefill(self, cross: CrossAttention, prompt: WindowPrompt) -> tuple[NDArray[np.float32], KVCache, float]:
-        """Feed the prompt; returns (next-token logits [1, vocab], cache, no-speech probability)."""
-        cache = self.runtime.new_cache(1)
+    def prefill(self, cross: CrossAttention,
+                prompt: WindowPrompt) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
+        """Feed the prompt to every audio of `cross`; returns (next-token logits [audios, vocab],
+        cache, no-speech probability [audios])."""
+        rows = cross.batch
+        cache = self.runtime.new_cache(rows)
         head = [*prompt.before_sot, *prompt.sot_sequence[:1]]
-        logits, cache = self.runtime.decode(_as_tokens([head]), cache, cross)
-        probs = np.exp(log_softmax(logits))
-        no_speech = float(probs[0, self.no_speech_token])
+        logits, cache = self.runtime.decode(_as_tokens([head] * rows), cache, cross)
+        no_speech = np.exp(log_softmax(logits))[:, self.no_speech_token]
         rest = [*prompt.sot_sequence[1:], *prompt.after_sot]
         if rest:
-            logits, cache = self.runtime.decode(_as_tokens([rest]), cache, cross)
+            logits, cache = self.runtime.decode(_as_tokens([rest] * rows), cache, cross)
         return logits, cache, no_speech
 
     def run(self, cross: CrossAttention, prompt: WindowPrompt, search: SearchConfig) -> DecodeOutcome:
+        """Decode one window (`cross.batch` 1) with `search`."""
         logits, cache, no_speech = self.prefill(cross, prompt)
         rows = search.beam_size if search.beam_size > 1 else max(1, search.best_of if search.temperature else 1)
         strategy: SamplingStrategy | BeamSearchStrategy
@@ -90,9 +93,23 @@ class DecodingLoop:
             strategy = SamplingStrategy(self.eot, rows, search.temperature)
         logits = np.repeat(logits, rows, axis=0)  # every row shares the one audio's cross K/V
         row_to_cache = np.zeros(rows, dtype=np.int64)  # all rows continue the single prompt row
+        self._steps(strategy, logits, cache, cross, row_to_cache, search.max_new_tokens)
+        best = rank(strategy.finalize(), search.length_penalty)
+        return _outcome(best, float(no_speech[0]))
+
+    def run_greedy_batch(self, cross: CrossAttention, prompt: WindowPrompt, max_new_tokens: int) -> list[DecodeOutcome]:
+        """Decode `cross.batch` windows at once, greedily, one row each (batched files)."""
+        logits, cache, no_speech = self.prefill(cross, prompt)
+        strategy = SamplingStrategy(self.eot, cross.batch, 0.0)
+        self._steps(strategy, logits, cache, cross, np.arange(cross.batch, dtype=np.int64), max_new_tokens)
+        return [_outcome(h, float(p)) for h, p in zip(strategy.finalize(), no_speech, strict=True)]
+
+    def _steps(self, strategy: SamplingStrategy | BeamSearchStrategy, logits: NDArray[np.float32], cache: KVCache,
+               cross: CrossAttention, row_to_cache: NDArray[np.int64], max_new_tokens: int) -> None:
+        """Filter, choose and feed tokens until the strategy is done or the context is full."""
         # The decoder has n_text_ctx (448) positions: prompt and new tokens must fit in them.
         room = self.runtime.facts.dims.n_text_ctx - cache.length
-        for _ in range(min(search.max_new_tokens, room)):
+        for _ in range(min(max_new_tokens, room)):
             self.cancel.raise_if_cancelled()
             for f in self.filters:
                 f.apply(logits, strategy.sequences())
@@ -103,8 +120,6 @@ class DecodingLoop:
             logits, cache = self.runtime.decode(result.next_tokens[:, None], cache, cross, indices)
             row_to_cache = np.arange(len(result.next_tokens), dtype=np.int64)
             self.stats.n_tokens += 1
-        best = rank(strategy.finalize(), search.length_penalty)
-        return _outcome(best, no_speech)
 
 
 def _outcome(best: Hypothesis, no_speech: float) -> DecodeOutcome:

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.batched import BatchedTranscriber
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime import WhisperRuntime
 from app.engine.tokenizer import WhisperTokenizer
@@ -51,6 +52,8 @@ class WhisperEngine:
     def transcribe(self, audio: NDArray[np.float32], options: DecodeOptions, cancel: CancelToken | None = None,
                    on_progress: ProgressCallback | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
         """Audio [n_samples] float32 16 kHz of any length -> lazily decoded segments and info."""
+        if options.batch_size > 1:
+            return BatchedTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
         return FileTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
 
     def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,

@@ -86,15 +86,18 @@ class BeamSearchStrategy:
         new_live: list[Hypothesis] = []
         tokens: list[int] = []
         sources: list[int] = []
+        # Scan candidates best first until the beam is full, as openai/whisper does: an end of
+        # text ranked below the beam's last live candidate is not a finished hypothesis. (Taking
+        # those too filled the finished list with early endings and cut windows short.)
         for key, (score, row, token) in sorted(candidates.items(), key=lambda kv: -kv[1][0]):
             if token == self.eot:
                 if len(self.finished) < self.max_finished:
                     self.finished.setdefault(key[:-1], score)
-            elif len(new_live) < self.beam_size:
-                new_live.append(Hypothesis(list(key), score))
-                tokens.append(token)
-                sources.append(row)
-            if len(new_live) >= self.beam_size and len(self.finished) >= self.max_finished:
+                continue
+            new_live.append(Hypothesis(list(key), score))
+            tokens.append(token)
+            sources.append(row)
+            if len(new_live) == self.beam_size:
                 break
         self.live = new_live
         done = len(self.finished) >= self.max_finished or not new_live

@@ -23,7 +23,7 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
-from app.engine.window_decoder import WindowDecoder, mel_window, split_segments
+from app.engine.window_decoder import WindowDecoder, consumed_tokens, mel_window, split_segments
 
 ProgressCallback = Callable[[float, float], None]
 """Called with (seconds of audio done, total seconds)."""
@@ -90,13 +90,15 @@ class FileTranscriber:
                 segments, resume = split_segments(result.outcome.tokens, self.runtime.tokenizer, offset,
                                                   size / FRAMES_PER_SECOND)
                 state.seek += size if resume is None else round(resume * FRAMES_PER_SECOND)
+                # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
+                # prompted with text alone, tiny.en went on without timestamps and skipped 30 s.
+                state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
                 for seg in segments:
                     if seg.start == seg.end or not seg.text.strip():
                         continue
                     seg.id, state.next_id = state.next_id, state.next_id + 1
                     seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
                     seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
-                    state.all_tokens.extend(seg.tokens)
                     yield seg
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)

@@ -78,6 +78,9 @@ class DecodeOptions:
     max_new_tokens: int = 224
     max_initial_timestamp: float = 1.0
     suppress_blank: bool = True
+    batch_size: int = 1
+    """> 1: long audio is cut into 30 s windows at quiet moments and `batch_size` windows are
+    decoded at once, greedily and without the previous window's text (see `batched.py`)."""
 
 
 @dataclass

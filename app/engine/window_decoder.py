@@ -45,7 +45,7 @@ class WindowDecoder:
         self.tokenizer: WhisperTokenizer = runtime.tokenizer
         self.n_tokens = 0
 
-    def _filters(self) -> list[LogitFilter]:
+    def logit_filters(self) -> list[LogitFilter]:
         tok, facts, opts = self.tokenizer, self.runtime.facts, self.options
         filters: list[LogitFilter] = [SuppressTokens([*facts.suppress_ids, *tok.non_speech_specials()])]
         if opts.suppress_blank:
@@ -85,7 +85,8 @@ class WindowDecoder:
             search = SearchConfig(temperature, opts.beam_size if temperature == 0 else 1,
                                   opts.best_of if temperature > 0 else 1, opts.patience,
                                   opts.length_penalty, opts.max_new_tokens)
-            loop = DecodingLoop(self.runtime, self._filters(), self.tokenizer.no_speech, self.tokenizer.eot, cancel)
+            loop = DecodingLoop(self.runtime, self.logit_filters(), self.tokenizer.no_speech, self.tokenizer.eot,
+                                cancel)
             outcome = loop.run(cross, prompt, search)
             self.n_tokens += loop.stats.n_tokens + 1
             text = self.tokenizer.decode(outcome.tokens).strip()
@@ -112,12 +113,14 @@ class WindowDecoder:
 
 
 def split_segments(tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offset: float,
-                   window_s: float) -> tuple[list[Segment], float | None]:
+                   window_s: float, keep_tail: bool = False) -> tuple[list[Segment], float | None]:
     """Cut a window's tokens at consecutive timestamp pairs (faster-whisper's rule).
 
     Returns the segments (times absolute: `time_offset` + token time) and where the next window
     should start, in seconds from `time_offset`: the last closed timestamp when the window ends
-    in unfinished speech, or None to move on by the whole window.
+    in unfinished speech, or None to move on by the whole window. With `keep_tail` (windows that
+    are never re-decoded from a later start) the unfinished speech becomes a last segment that
+    ends with the window, and the result is always None.
     """
     ts = tokenizer.timestamp_begin
     single_ending = len(tokens) >= 2 and tokens[-2] < ts <= tokens[-1]
@@ -132,11 +135,26 @@ def split_segments(tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offs
             segments.append(_segment(part, tokenizer, time_offset + (part[0] - ts) * TIME_PRECISION,
                                      time_offset + (part[-1] - ts) * TIME_PRECISION))
             last = cut
-        resume = None if single_ending else (tokens[last - 1] - ts) * TIME_PRECISION
-        return segments, resume
+        if single_ending:
+            return segments, None
+        rest = list(tokens[last:])
+        if keep_tail and any(t < tokenizer.eot for t in rest):
+            start = time_offset + (rest[0] - ts) * TIME_PRECISION if rest[0] >= ts else segments[-1].end
+            segments.append(_segment(rest, tokenizer, start, time_offset + window_s))
+        return segments, None if keep_tail else (tokens[last - 1] - ts) * TIME_PRECISION
     stamps = [t for t in tokens if t >= ts]
     duration = (stamps[-1] - ts) * TIME_PRECISION if stamps and stamps[-1] != ts else window_s
     return [_segment(list(tokens), tokenizer, time_offset, time_offset + duration)], None
+
+
+def consumed_tokens(tokens: Sequence[int], tokenizer: WhisperTokenizer, resume: float | None) -> list[int]:
+    """The window's tokens, timestamps included, up to where the next window starts (all of
+    them when `resume` from `split_segments` is None)."""
+    if resume is None:
+        return list(tokens)
+    ts = tokenizer.timestamp_begin
+    cuts = [i for i in range(1, len(tokens)) if tokens[i] >= ts and tokens[i - 1] >= ts]
+    return list(tokens[: cuts[-1]]) if cuts else list(tokens)
 
 
 def _segment(tokens: list[int], tokenizer: WhisperTokenizer, start: float, end: float) -> Segment:

@@ -43,3 +43,23 @@ def test_five_minute_concatenation_keeps_every_sentence_once(engine):
     assert abs(ref_words - hyp_words) <= 0.02 * ref_words
     starts = [s.start for s in segments]
     assert starts == sorted(starts) and segments[-1].end <= info.duration_s + 1.0
+
+
+def _distinct_sentences() -> tuple[np.ndarray, str]:
+    """The espeak sentences once each, 1 s apart (about 35 s: two windows)."""
+    clips = espeak_clips()
+    gap = np.zeros(16000, dtype=np.float32)
+    audio = np.concatenate([part for c in clips for part in (read_wav(DATA_DIR / c["file"]), gap)])
+    return audio, " ".join(c["text"] for c in clips)
+
+
+def test_default_options_keep_every_sentence_of_a_two_window_recording(engine):
+    """Default options (beam 5, previous text as prompt). Two bugs once lost whole sentences
+    here: the prompt dropped the previous window's timestamps (the model then stopped emitting
+    them and the transcriber skipped 30 s), and beam search counted endings ranked below the
+    beam as finished hypotheses (windows ended after two sentences)."""
+    audio, reference = _distinct_sentences()
+    segments, _ = engine.transcribe(audio, DecodeOptions())
+    segments = list(segments)
+    assert word_error_rate([reference], [" ".join(s.text for s in segments)]) <= 5.0, [s.text for s in segments]
+    assert max(s.end - s.start for s in segments) < 15.0  # one segment per sentence, not per window

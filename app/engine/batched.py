@@ -1,0 +1,123 @@
+"""Batched file transcription: several 30 s windows of one long file per encoder and decoder run.
+
+The decoder is bound by memory bandwidth (it reads every weight once per step whatever the batch),
+so B windows decoded together cost little more than one. The price, as in faster-whisper's
+batched pipeline: windows are fixed in advance (cut at the quietest half second near each 30 s
+mark instead of at the last decoded timestamp) and a window is not prompted with the text before
+it. The batch is decoded greedily; a window that fails the compression or log-prob gates is
+decoded again alone with the full options (beam search, temperature fallback).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from app.engine.decoding import DecodingLoop
+from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel, pad_or_trim
+from app.engine.runtime import CrossAttention, WhisperRuntime
+from app.engine.transcriber import ProgressCallback
+from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, Segment, Timings, TranscriptionInfo
+from app.engine.window_decoder import WindowDecode, WindowDecoder, compression_ratio, split_segments
+
+SEARCH_FRAMES = 500  # look for the cut in the last 5 s of each window
+QUIET_FRAMES = 50  # the quietest 0.5 s (mean log-mel energy) there
+
+
+def plan_windows(mel: NDArray[np.float32]) -> list[tuple[int, int]]:
+    """mel [n_mels, frames] -> (start frame, n frames) of consecutive windows of <= 3000 frames,
+    each cut in the middle of the quietest 0.5 s of its last 5 s (so words are rarely split)."""
+    total = mel.shape[-1]
+    energy = mel.mean(axis=0)
+    smooth = np.convolve(energy, np.ones(QUIET_FRAMES) / QUIET_FRAMES, mode="same")
+    windows, start = [], 0
+    while start < total:
+        if total - start <= N_FRAMES_WINDOW:
+            windows.append((start, total - start))
+            break
+        lo = start + N_FRAMES_WINDOW - SEARCH_FRAMES
+        cut = lo + int(np.argmin(smooth[lo : start + N_FRAMES_WINDOW]))
+        windows.append((start, cut - start))
+        start = cut
+    return windows
+
+
+class BatchedTranscriber:
+    """Transcribes a whole audio array `options.batch_size` windows at a time."""
+
+    def __init__(self, runtime: WhisperRuntime, options: DecodeOptions, cancel: CancelToken | None = None,
+                 on_progress: ProgressCallback | None = None) -> None:
+        self.runtime, self.options = runtime, options
+        self.cancel = cancel or CancelToken()
+        self.on_progress = on_progress
+        self.decoder = WindowDecoder(runtime, options)
+
+    def transcribe(self, audio: NDArray[np.float32]) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        start = time.perf_counter()
+        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
+        info = TranscriptionInfo("en", 1.0, len(audio) / SAMPLE_RATE, Timings(features_s=time.perf_counter() - start))
+        windows = plan_windows(mel) if mel.shape[-1] else []
+        language = self.options.language
+        if self.runtime.facts.multilingual and language is None and windows:
+            first = self.runtime.encode(pad_or_trim(mel[:, : windows[0][1]])[None])
+            language, info.language_probability = self.decoder.detect_language(first)
+        info.language = language or "en"
+        return self._segments(mel, windows, info, start), info
+
+    def _segments(self, mel: NDArray[np.float32], windows: list[tuple[int, int]], info: TranscriptionInfo,
+                  start: float) -> Iterator[Segment]:
+        timings, size, next_id = info.timings, max(1, self.options.batch_size), 1
+        prompt = self.decoder.build_prompt(info.language, [])
+        for first in range(0, len(windows), size):
+            self.cancel.raise_if_cancelled()
+            group = windows[first : first + size]
+            t0 = time.perf_counter()
+            cross = self.runtime.encode(np.stack([pad_or_trim(mel[:, s : s + n]) for s, n in group]))
+            t1 = time.perf_counter()
+            loop = DecodingLoop(self.runtime, self.decoder.logit_filters(), self.runtime.tokenizer.no_speech,
+                                self.runtime.tokenizer.eot, self.cancel)
+            outcomes = loop.run_greedy_batch(cross, prompt, self.options.max_new_tokens)
+            for row, ((seek, n_frames), outcome) in enumerate(zip(group, outcomes, strict=True)):
+                text = self.runtime.tokenizer.decode(outcome.tokens).strip()
+                result = WindowDecode(outcome, 0.0, compression_ratio(text), text)
+                if self._fails_gates(result):
+                    result = self.decoder.decode(_row(cross, row), prompt, self.cancel)
+                if self.decoder.is_silence(result):
+                    continue
+                segments, _ = split_segments(result.outcome.tokens, self.runtime.tokenizer,
+                                             seek / FRAMES_PER_SECOND, n_frames / FRAMES_PER_SECOND, keep_tail=True)
+                for seg in segments:
+                    if seg.start == seg.end or not seg.text.strip():
+                        continue
+                    seg.id, next_id = next_id, next_id + 1
+                    seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
+                    seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
+                    yield seg
+            timings.encoder_s += t1 - t0
+            timings.decoder_s += time.perf_counter() - t1
+            timings.n_windows += len(group)
+            timings.n_tokens += sum(len(o.tokens) + 1 for o in outcomes)
+            timings.total_s = time.perf_counter() - start
+            if self.on_progress:
+                done = group[-1][0] + group[-1][1]
+                self.on_progress(done / FRAMES_PER_SECOND, mel.shape[-1] / FRAMES_PER_SECOND)
+
+    def _fails_gates(self, result: WindowDecode) -> bool:
+        """True when sequential decoding would have tried a higher temperature."""
+        opts = self.options
+        if len(opts.temperatures) <= 1:
+            return False
+        repetitive = opts.compression_ratio_threshold is not None and \
+            result.compression_ratio > opts.compression_ratio_threshold
+        unlikely = opts.log_prob_threshold is not None and result.outcome.avg_logprob < opts.log_prob_threshold
+        return (repetitive or unlikely) and not self.decoder.is_silence(result)
+
+
+def _row(cross: CrossAttention, row: int) -> CrossAttention:
+    """One window's K/V out of a batch (a copy; only for windows that need decoding again)."""
+    return CrossAttention({name: ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[row : row + 1]))
+                           for name, value in cross.values.items()}, 1)
