@@ -47,6 +47,7 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
     ]
     new_nodes: list[onnx.NodeProto] = []
     widths: set[int] = set()
+    quantized: dict[str, str] = {}  # float input -> prefix of its quantized form
     for node in graph.node:
         weight = inits.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
         if weight is None or weight.data_type != TensorProto.FLOAT:
@@ -60,7 +61,10 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
         base = node.name or node.output[0]
         graph.initializer.extend([numpy_helper.from_array(q, f"{base}.wq"),
                                   numpy_helper.from_array(scale, f"{base}.wscale")])
-        new_nodes.extend(_row_matmul(node.input[0], node.output[0], base, array.shape[0], signed_weights))
+        if node.input[0] not in quantized:  # MatMuls that read the same input share its quantization
+            quantized[node.input[0]] = f"{base}.rq"
+            new_nodes.extend(_quantize_input(node.input[0], f"{base}.rq", array.shape[0]))
+        new_nodes.extend(_integer_matmul(quantized[node.input[0]], node.output[0], base, signed_weights))
         widths.add(array.shape[0])
     del graph.node[:]
     graph.node.extend(new_nodes)
@@ -74,18 +78,19 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
     return model
 
 
-def _row_matmul(x: str, y: str, base: str, k: int, signed_weights: bool) -> list[onnx.NodeProto]:
-    """Nodes for y = rows(x) @ W: x [..., rows, k] float32 -> y [..., rows, n] float32."""
+def _node(op: str, inputs: list[str], out: str, **attrs: Any) -> onnx.NodeProto:
+    return helper.make_node(op, inputs, [out], name=out, **attrs)
 
-    def n(op: str, inputs: list[str], out: str, **attrs: Any) -> onnx.NodeProto:
-        return helper.make_node(op, inputs, [out], name=f"{base}.{out.split('.')[-1]}", **attrs)
 
-    p = f"{base}.rq"
+def _quantize_input(x: str, p: str, k: int) -> list[onnx.NodeProto]:
+    """x [..., rows, k] float32 -> `{p}.u8` (same shape, uint8, zero point 128) and `{p}.scale`
+    [..., rows, 1] float32, one symmetric scale per row."""
+    n = _node
     return [
         n("Abs", [x], f"{p}.abs"),
         n("ReduceMax", [f"{p}.abs"], f"{p}.max", axes=[-1], keepdims=1),
         n("Max", [f"{p}.max", "rowq.eps"], f"{p}.maxc"),
-        n("Mul", [f"{p}.maxc", "rowq.inv127"], f"{p}.scale"),  # [..., rows, 1]
+        n("Mul", [f"{p}.maxc", "rowq.inv127"], f"{p}.scale"),
         # QuantizeLinear takes one scale per row only along one axis of a 2-D view ([rows, k]),
         # and fuses divide, round, shift and saturate in one pass (4 passes were 15 % of the encoder).
         n("Reshape", [f"{p}.scale", "rowq.flat"], f"{p}.scale_rows"),
@@ -96,12 +101,18 @@ def _row_matmul(x: str, y: str, base: str, k: int, signed_weights: bool) -> list
         n("QuantizeLinear", [f"{p}.x2d", f"{p}.scale_rows", f"{p}.zp"], f"{p}.q2d", axis=0),
         n("Shape", [x], f"{p}.shape"),
         n("Reshape", [f"{p}.q2d", f"{p}.shape"], f"{p}.u8"),
+    ]
+
+
+def _integer_matmul(p: str, y: str, base: str, signed_weights: bool) -> list[onnx.NodeProto]:
+    """y [..., rows, n] float32 = (`{p}.u8` @ `{base}.wq`) * column scales * row scales."""
+    weight_zero_point = [] if signed_weights else ["rowq.zp"]
+    return [
         # The column scales and the int32 -> float conversion run inside the GEMM's output loop.
         helper.make_node("MatMulIntegerToFloat",
-                         [f"{p}.u8", f"{base}.wq", "rowq.one", f"{base}.wscale", "rowq.zp",
-                          *([] if signed_weights else ["rowq.zp"])],
-                         [f"{p}.cols"], name=f"{base}.cols", domain="com.microsoft"),
-        n("Mul", [f"{p}.cols", f"{p}.scale"], y),
+                         [f"{p}.u8", f"{base}.wq", "rowq.one", f"{base}.wscale", "rowq.zp", *weight_zero_point],
+                         [f"{base}.cols"], name=f"{base}.cols", domain="com.microsoft"),
+        _node("Mul", [f"{base}.cols", f"{p}.scale"], y),
     ]
 
 
