@@ -95,6 +95,7 @@ def worker(model: str, cfg: Config, threads: int) -> None:
     t0 = time.perf_counter()
     run_clip = _earshot_runner(model, cfg, threads) if cfg.engine == "earshot" else _fw_runner(model, cfg, threads)
     load_s = time.perf_counter() - t0
+    print(json.dumps({"ready": True, "load_s": load_s}), flush=True)
     for line in sys.stdin:
         if line.strip() != "run":
             break
@@ -165,12 +166,14 @@ def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> d
     model_folder(model)  # import base once, before the workers start
     env = {**os.environ, "PYTHONPATH": f"{REPO}:{REPO / 'bench'}"}
     _convert_first(model, configs, env)
-    procs = {
-        c.label: subprocess.Popen(
+    procs = {}
+    for c in configs:  # one at a time: load_s is a start-up on a quiet machine, not 12 at once
+        procs[c.label] = subprocess.Popen(
             [sys.executable, __file__, "--worker", c.label, "--models", model, "--threads", str(threads)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        for c in configs
-    }
+        assert procs[c.label].stdout
+        ready = json.loads(procs[c.label].stdout.readline())
+        print(f"  {c.label} loaded in {ready['load_s']:.2f} s", file=sys.stderr)
     results: dict[str, list[dict]] = {c.label: [] for c in configs}
     for r in range(rounds):
         for c in configs:  # alternate: every config once per round
