@@ -27,6 +27,15 @@ def read_wav(path: Path) -> np.ndarray:
     return (pcm.astype(np.float32) / 32768.0).astype(np.float32)
 
 
+def write_wav(path: Path, audio: np.ndarray) -> None:
+    """float32 [n_samples] in [-1, 1] -> 16-bit PCM WAV, 16 kHz mono."""
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(16000)
+        wav.writeframes((np.clip(audio, -1.0, 1.0) * 32767).astype("<i2").tobytes())
+
+
 def espeak_clips() -> list[dict[str, str]]:
     """The committed espeak-ng clips with speech: [{"file", "text", ...}]."""
     listing = json.loads((DATA_DIR / "clips.json").read_text(encoding="utf-8"))

@@ -56,7 +56,9 @@ class FileTranscriber:
         language = self.options.language
         first_window: CrossAttention | None = None
         if self.runtime.facts.multilingual and language is None and mel.shape[-1] > 0:
+            t0 = time.perf_counter()
             first_window = self.runtime.encode(mel_window(mel, 0, N_FRAMES_WINDOW))
+            timings.encoder_s += time.perf_counter() - t0  # the first window's encoding, reused below
             language, info.language_probability = self.decoder.detect_language(first_window)
         info.language = language or "en"
         return self._segments(mel, info, start, first_window), info

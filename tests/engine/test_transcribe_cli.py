@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
-from earshot_testing import DATA_DIR, REPO_ROOT, SHARED_SPEECH, espeak_clips, needs_shared
+from earshot_testing import DATA_DIR, REPO_ROOT, SHARED_SPEECH, espeak_clips, needs_shared, read_wav, write_wav
 
-from app.engine.wer import normalize
+from app.engine.wer import normalize, word_error_rate
 
 JFK = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
 
@@ -117,3 +118,21 @@ def test_broken_model_folders_are_clear_errors(tmp_path, bundled_model_dir, case
     expected = {"not_a_model": "not a Whisper model folder", "truncated": "truncated",
                 "no_tokenizer": "no tokenizer.json"}[case]
     assert expected in result.stderr, result.stderr
+
+
+
+def test_batch_size_transcribes_a_long_file_with_timed_segments(tmp_path):
+    """`--batch-size 4` on a 70 s WAV (the espeak sentences twice): every sentence, SRT in order."""
+    clips = espeak_clips()
+    gap = np.zeros(12000, dtype=np.float32)
+    audio = np.concatenate([p for _ in range(2) for c in clips for p in (read_wav(DATA_DIR / c["file"]), gap)])
+    path = tmp_path / "long.wav"
+    write_wav(path, audio)
+    result = earshot("transcribe", str(path), "--batch-size", "4", "--format", "srt", "--output-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    srt = (tmp_path / "long.srt").read_text(encoding="utf-8")
+    text = " ".join(line for line in srt.splitlines() if line and not line[0].isdigit())
+    reference = " ".join(c["text"] for _ in range(2) for c in clips)
+    assert word_error_rate([reference], [text]) <= 10.0, text
+    starts = [line.split(" --> ")[0] for line in srt.splitlines() if " --> " in line]
+    assert len(starts) >= 2 * len(clips) - 2 and starts == sorted(starts)
