@@ -53,12 +53,31 @@ def pulseaudio(folder: Path) -> Iterator[dict[str, str]]:
         log.close()
 
 
-def wait_until(check: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
+def wait_until(check: Callable[[], bool], what: str, timeout: float = WAIT_S,
+               state: Callable[[], object] | None = None) -> None:
+    """Poll `check`; on timeout fail with `what` and, if given, what `state()` shows then."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
+            seen = f"; it shows {state()!r}" if state is not None else ""
+            raise AssertionError(f"gave up waiting for {what}{seen}")
         time.sleep(0.05)
+
+
+def settled_text(read: Callable[[], str], settle_s: float = 1.5, timeout: float = WAIT_S) -> str:
+    """`read()` once it is non-empty and has not changed for `settle_s` (typing has finished).
+    (Waiting for a final period instead failed about once in ten runs: whether Whisper ends the
+    sentence with one depends on a few ms of capture timing.)"""
+    deadline = time.monotonic() + timeout
+    last, since = read(), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = read()
+        if now != last:
+            last, since = now, time.monotonic()
+        elif now.strip() and time.monotonic() - since >= settle_s:
+            return now
+    raise AssertionError(f"the text never settled; it shows {last!r}")
 
 
 def xdotool(display: str, *args: str) -> str:
