@@ -19,10 +19,10 @@ from numpy.typing import NDArray
 
 from app.engine.decoding import DecodingLoop
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel, pad_or_trim
-from app.engine.runtime import CrossAttention, WhisperRuntime
-from app.engine.transcriber import ProgressCallback
-from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, Segment, Timings, TranscriptionInfo
-from app.engine.window_decoder import WindowDecode, WindowDecoder, compression_ratio, split_segments
+from app.engine.runtime import CrossAttention
+from app.engine.transcriber import FileTranscriber
+from app.engine.types import SAMPLE_RATE, Segment, Timings, TranscriptionInfo
+from app.engine.window_decoder import split_segments, stamp
 
 SEARCH_FRAMES = 500  # look for the cut in the last 5 s of each window
 QUIET_FRAMES = 50  # the quietest 0.5 s (mean log-mel energy) there
@@ -46,46 +46,45 @@ def plan_windows(mel: NDArray[np.float32]) -> list[tuple[int, int]]:
     return windows
 
 
-class BatchedTranscriber:
+class BatchedTranscriber(FileTranscriber):
     """Transcribes a whole audio array `options.batch_size` windows at a time."""
-
-    def __init__(self, runtime: WhisperRuntime, options: DecodeOptions, cancel: CancelToken | None = None,
-                 on_progress: ProgressCallback | None = None) -> None:
-        self.runtime, self.options = runtime, options
-        self.cancel = cancel or CancelToken()
-        self.on_progress = on_progress
-        self.decoder = WindowDecoder(runtime, options)
 
     def transcribe(self, audio: NDArray[np.float32]) -> tuple[Iterator[Segment], TranscriptionInfo]:
         start = time.perf_counter()
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
         info = TranscriptionInfo("en", 1.0, len(audio) / SAMPLE_RATE, Timings(features_s=time.perf_counter() - start))
         windows = plan_windows(mel) if mel.shape[-1] else []
+        groups = [windows[i : i + max(1, self.options.batch_size)]
+                  for i in range(0, len(windows), max(1, self.options.batch_size))]
+        first: CrossAttention | None = None
         language = self.options.language
-        if self.runtime.facts.multilingual and language is None and windows:
-            first = self.runtime.encode(pad_or_trim(mel[:, : windows[0][1]])[None])
-            language, info.language_probability = self.decoder.detect_language(first)
+        if self.runtime.facts.multilingual and language is None and groups:
+            first = self._encode(mel, groups[0], info.timings)  # decoded below, not encoded twice
+            language, info.language_probability = self.decoder.detect_language(_row(first, 0))
         info.language = language or "en"
-        return self._segments(mel, windows, info, start), info
+        return self._batches(mel, groups, info, start, first), info
 
-    def _segments(self, mel: NDArray[np.float32], windows: list[tuple[int, int]], info: TranscriptionInfo,
-                  start: float) -> Iterator[Segment]:
-        timings, size, next_id = info.timings, max(1, self.options.batch_size), 1
+    def _encode(self, mel: NDArray[np.float32], group: list[tuple[int, int]], timings: Timings) -> CrossAttention:
+        t0 = time.perf_counter()
+        cross = self.runtime.encode(np.stack([pad_or_trim(mel[:, s : s + n]) for s, n in group]))
+        timings.encoder_s += time.perf_counter() - t0
+        return cross
+
+    def _batches(self, mel: NDArray[np.float32], groups: list[list[tuple[int, int]]], info: TranscriptionInfo,
+                 start: float, first: CrossAttention | None) -> Iterator[Segment]:
+        timings, next_id = info.timings, 1
         prompt = self.decoder.build_prompt(info.language, [])
-        for first in range(0, len(windows), size):
+        for index, group in enumerate(groups):
             self.cancel.raise_if_cancelled()
-            group = windows[first : first + size]
-            t0 = time.perf_counter()
-            cross = self.runtime.encode(np.stack([pad_or_trim(mel[:, s : s + n]) for s, n in group]))
+            cross = first if index == 0 and first is not None else self._encode(mel, group, timings)
             t1 = time.perf_counter()
             loop = DecodingLoop(self.runtime, self.decoder.logit_filters(), self.runtime.tokenizer.no_speech,
                                 self.runtime.tokenizer.eot, self.cancel)
             outcomes = loop.run_greedy_batch(cross, prompt, self.options.max_new_tokens)
             for row, ((seek, n_frames), outcome) in enumerate(zip(group, outcomes, strict=True)):
-                text = self.runtime.tokenizer.decode(outcome.tokens).strip()
-                result = WindowDecode(outcome, 0.0, compression_ratio(text), text)
-                if self._fails_gates(result):
-                    result = self.decoder.decode(_row(cross, row), prompt, self.cancel)
+                result = self.decoder.result(outcome, 0.0)
+                if len(self.options.temperatures) > 1 and not self.decoder.accepts(result):
+                    result = self.decoder.decode(_row(cross, row), prompt, self.cancel)  # with fallback
                 if self.decoder.is_silence(result):
                     continue
                 segments, _ = split_segments(result.outcome.tokens, self.runtime.tokenizer,
@@ -94,10 +93,8 @@ class BatchedTranscriber:
                     if seg.start == seg.end or not seg.text.strip():
                         continue
                     seg.id, next_id = next_id, next_id + 1
-                    seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
-                    seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
+                    stamp(seg, result)
                     yield seg
-            timings.encoder_s += t1 - t0
             timings.decoder_s += time.perf_counter() - t1
             timings.n_windows += len(group)
             timings.n_tokens += sum(len(o.tokens) + 1 for o in outcomes)
@@ -105,16 +102,6 @@ class BatchedTranscriber:
             if self.on_progress:
                 done = group[-1][0] + group[-1][1]
                 self.on_progress(done / FRAMES_PER_SECOND, mel.shape[-1] / FRAMES_PER_SECOND)
-
-    def _fails_gates(self, result: WindowDecode) -> bool:
-        """True when sequential decoding would have tried a higher temperature."""
-        opts = self.options
-        if len(opts.temperatures) <= 1:
-            return False
-        repetitive = opts.compression_ratio_threshold is not None and \
-            result.compression_ratio > opts.compression_ratio_threshold
-        unlikely = opts.log_prob_threshold is not None and result.outcome.avg_logprob < opts.log_prob_threshold
-        return (repetitive or unlikely) and not self.decoder.is_silence(result)
 
 
 def _row(cross: CrossAttention, row: int) -> CrossAttention:

@@ -21,7 +21,7 @@ from app.engine.types import (
     TranscriptionInfo,
     WindowResult,
 )
-from app.engine.window_decoder import WindowDecoder, mel_window, split_segments
+from app.engine.window_decoder import WindowDecoder, mel_window, split_segments, stamp
 
 
 class WhisperEngine:
@@ -75,8 +75,7 @@ class WhisperEngine:
         segments, _ = split_segments(result.outcome.tokens, self.tokenizer, 0.0, n_frames / FRAMES_PER_SECOND)
         for i, seg in enumerate(segments, start=1):
             seg.id = i
-            seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
-            seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
+            stamp(seg, result)
         return WindowResult(
             tokens=result.outcome.tokens, text=result.text, segments=segments, language=language,
             language_probability=language_prob, avg_logprob=result.outcome.avg_logprob,

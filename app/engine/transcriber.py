@@ -23,7 +23,7 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
-from app.engine.window_decoder import WindowDecoder, consumed_tokens, mel_window, split_segments
+from app.engine.window_decoder import WindowDecoder, consumed_tokens, mel_window, split_segments, stamp
 
 ProgressCallback = Callable[[float, float], None]
 """Called with (seconds of audio done, total seconds)."""
@@ -99,8 +99,7 @@ class FileTranscriber:
                     if seg.start == seg.end or not seg.text.strip():
                         continue
                     seg.id, state.next_id = state.next_id, state.next_id + 1
-                    seg.avg_logprob, seg.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
-                    seg.temperature, seg.compression_ratio = result.temperature, result.compression_ratio
+                    stamp(seg, result)
                     yield seg
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)

@@ -89,21 +89,31 @@ class WindowDecoder:
                                 cancel)
             outcome = loop.run(cross, prompt, search)
             self.n_tokens += loop.stats.n_tokens + 1
-            text = self.tokenizer.decode(outcome.tokens).strip()
-            result = WindowDecode(outcome, temperature, compression_ratio(text), text)
+            result = self.result(outcome, temperature)
             results.append(result)
-            too_repetitive = (opts.compression_ratio_threshold is not None
-                              and result.compression_ratio > opts.compression_ratio_threshold)
-            if not too_repetitive:
+            if not self._too_repetitive(result):
                 passing_compression.append(result)
-            too_unlikely = opts.log_prob_threshold is not None and outcome.avg_logprob < opts.log_prob_threshold
-            silent = (opts.no_speech_threshold is not None and outcome.no_speech_prob > opts.no_speech_threshold
-                      and too_unlikely)
-            if silent or not (too_repetitive or too_unlikely):
+            if self.accepts(result):
                 return result
         best = max(passing_compression or results, key=lambda r: r.outcome.avg_logprob)
         best.temperature = results[-1].temperature
         return best
+
+    def result(self, outcome: DecodeOutcome, temperature: float) -> WindowDecode:
+        text = self.tokenizer.decode(outcome.tokens).strip()
+        return WindowDecode(outcome, temperature, compression_ratio(text), text)
+
+    def _too_repetitive(self, result: WindowDecode) -> bool:
+        limit = self.options.compression_ratio_threshold
+        return limit is not None and result.compression_ratio > limit
+
+    def accepts(self, result: WindowDecode) -> bool:
+        """True when the result passes the gates (or is silence): no higher temperature is tried."""
+        opts, outcome = self.options, result.outcome
+        too_unlikely = opts.log_prob_threshold is not None and outcome.avg_logprob < opts.log_prob_threshold
+        silent = (opts.no_speech_threshold is not None and outcome.no_speech_prob > opts.no_speech_threshold
+                  and too_unlikely)
+        return silent or not (self._too_repetitive(result) or too_unlikely)
 
     def is_silence(self, result: WindowDecode) -> bool:
         opts, outcome = self.options, result.outcome
@@ -145,6 +155,12 @@ def split_segments(tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offs
     stamps = [t for t in tokens if t >= ts]
     duration = (stamps[-1] - ts) * TIME_PRECISION if stamps and stamps[-1] != ts else window_s
     return [_segment(list(tokens), tokenizer, time_offset, time_offset + duration)], None
+
+
+def stamp(segment: Segment, result: WindowDecode) -> None:
+    """Copy the window's decoding figures onto one of its segments."""
+    segment.avg_logprob, segment.no_speech_prob = result.outcome.avg_logprob, result.outcome.no_speech_prob
+    segment.temperature, segment.compression_ratio = result.temperature, result.compression_ratio
 
 
 def consumed_tokens(tokens: Sequence[int], tokenizer: WhisperTokenizer, resume: float | None) -> list[int]:
