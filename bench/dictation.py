@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from compare import english_clips, model_folder  # noqa: E402  (bench/ is on sys
 from earshot_bench_io import read_wav  # noqa: E402
 
 from app.audio.replay import ReplayOptions, ReplaySource  # noqa: E402
-from app.dictation.events import QueueSink, SessionSummary  # noqa: E402
+from app.dictation.events import EventType, QueueSink, SessionSummary  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.dictation.worker import DictationOptions, DictationWorker  # noqa: E402
 from app.engine.loader import load_engine  # noqa: E402
@@ -71,15 +72,18 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
     # Warm-up, not measured: one window as long as the policy allows (24 s), so onnxruntime's
     # arenas already hold a full window's buffers and rss_growth_pct shows growth over time.
     engine.decode_window(audio[: 24 * RATE], streaming_decode_options("en"))
-    rss_start = rss_mb()
     sink = QueueSink()
     source = ReplaySource(audio, RATE, ReplayOptions(realtime=not args.fast))
+    drain = threading.Thread(target=_drain, args=(sink,), daemon=True)  # as the app's consumer does
+    drain.start()
+    rss_start = rss_mb()  # after the session audio and the source exist: growth is what the run adds
     policy = PolicyOptions(decode=streaming_decode_options("en"))  # English clips: no language detection
     worker = DictationWorker(source, engine, sink, DictationOptions(policy=policy, realtime=not args.fast))
     started = time.monotonic()
     worker.start()
     worker.join()
     wall = time.monotonic() - started
+    drain.join()
     summary = worker.summary
     assert isinstance(summary, SessionSummary)
     return {
@@ -98,6 +102,12 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
         "stream_wer": round(word_error_rate([" ".join(refs)], [summary.transcript]), 2),
         "offline_wer": round(offline_wer(engine, clips), 2),
     }
+
+
+def _drain(sink: QueueSink) -> None:
+    """Consume events until the summary, as the GUI or `earshot dictate` would."""
+    while sink.queue.get().type is not EventType.SUMMARY:
+        pass
 
 
 def _ms(value: float | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import tracemalloc
 
 import numpy as np
@@ -83,3 +84,18 @@ def test_producer_thread_and_consumer_see_every_sample_in_order() -> None:
             break
     thread.join()
     np.testing.assert_array_equal(np.concatenate(got), data)
+
+
+def test_replay_writes_lead_silence_then_the_recording_without_copying_it() -> None:
+    from app.audio.replay import ReplayOptions, ReplaySource
+
+    audio = np.arange(1, 1001, dtype=np.float32)  # 1000 samples, none zero
+    source = ReplaySource(audio, 1000, ReplayOptions(block_s=0.064, ring_s=5.0, lead_silence_s=0.1))
+    assert np.shares_memory(source.audio, audio)  # a 30 minute session is not held twice
+    assert source.duration_s == pytest.approx(1.1)
+    source.start()
+    deadline = time.monotonic() + 10
+    while not source.ring.closed and time.monotonic() < deadline:  # the feeder closes it at the end
+        time.sleep(0.01)
+    got = source.ring.read(0, source.ring.written)
+    np.testing.assert_array_equal(got, np.concatenate([np.zeros(100, dtype=np.float32), audio]))
