@@ -6,13 +6,16 @@ cost 3 WER points on tiny.en (5 of 10 clips token-identical to fp32); per-row sc
 WER of fp32 and 9 of 10 clips identical (bench/compare.py).
 Decoder (bandwidth-bound: one row per step): MatMulNBits, blocks of 32, accuracy_level 4 (int8
 compute): 8-bit for `int8` (near-exact), 4-bit for `int4` (fastest, less accurate).
+At 8 bits the token embedding reads the vocabulary projection's blocks (`share_embedding`).
 """
 
 from __future__ import annotations
 
 import logging
 
+import numpy as np
 import onnx
+from onnx import helper, numpy_helper
 
 from app.engine.convert.int8_kernels import signed_weights_exact
 from app.engine.convert.row_quant import quantize_rows
@@ -29,8 +32,40 @@ def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
     return result
 
 
+def share_embedding(decoder: onnx.ModelProto) -> onnx.ModelProto:
+    """Gather token vectors from the 8-bit projection blocks instead of an fp16 table.
+
+    Whisper ties the embedding to the vocabulary projection, and MatMulNBits stores that weight
+    as [vocab, state / 32, 32] uint8 blocks of embedding rows: `GatherBlockQuantized` reads the
+    same initializer, so the 40 MB fp16 table (tiny.en) goes and only per-block scales are added.
+    The embedding then carries the projection's 8-bit error (at most half a step of its block).
+    """
+    graph = decoder.graph
+    inits = {t.name: t for t in graph.initializer}
+    proj = next(n for n in graph.node if n.op_type == "MatMulNBits" and n.input[1].startswith("decoder.projection_t"))
+    gather = next(n for n in graph.node if n.op_type == "Gather" and n.input[0] == "decoder.embeddings_fp16")
+    cast = next(n for n in graph.node if n.op_type == "Cast" and n.input[0] == gather.output[0])
+    blocks = [int(d) for d in inits[proj.input[1]].dims]  # [vocab, n_blocks, block]
+    scales = numpy_helper.to_array(inits[proj.input[2]]).reshape(blocks[0], blocks[1], 1)
+    graph.initializer.append(numpy_helper.from_array(scales, "decoder.embedding_scales"))
+    graph.initializer.append(numpy_helper.from_array(np.array([0, 0, -1], dtype=np.int64), "decoder.embedding_shape"))
+    rows = gather.output[0] + ".blocks"  # [batch, n_tokens, n_blocks, block] float32
+    index = list(graph.node).index(gather)
+    for node in (cast, gather):
+        graph.node.remove(node)
+    graph.node.insert(index, helper.make_node(
+        "GatherBlockQuantized", [proj.input[1], gather.input[1], "decoder.embedding_scales"], [rows],
+        domain="com.microsoft", gather_axis=0, quantize_axis=2, block_size=blocks[2], bits=8))
+    graph.node.insert(index + 1, helper.make_node("Reshape", [rows, "decoder.embedding_shape"], [cast.output[0]]))
+    graph.initializer.remove(inits["decoder.embeddings_fp16"])
+    return decoder
+
+
 def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto,
                   precision: Precision) -> tuple[onnx.ModelProto, onnx.ModelProto]:
     """(encoder, decoder) fp32 graphs -> their `precision` (INT8 or INT4) versions."""
     bits = 4 if precision is Precision.INT4 else 8
-    return quantize_rows(encoder, signed_weights_exact()), _matmul_nbits(decoder, bits)
+    decoder = _matmul_nbits(decoder, bits)
+    if bits == 8:
+        decoder = share_embedding(decoder)
+    return quantize_rows(encoder, signed_weights_exact()), decoder
