@@ -69,16 +69,22 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
     engine = load_engine(model_folder(name), precision)
     clips = english_clips()
     audio, refs = session_audio(clips, args.pause, args.minutes)
-    # Warm-up, not measured: one window as long as the policy allows (24 s), so onnxruntime's
-    # arenas already hold a full window's buffers and rss_growth_pct shows growth over time.
-    engine.decode_window(audio[: 24 * RATE], streaming_decode_options("en"))
+    # Warm-up, not measured: onnxruntime's arenas reach their working size over the first few
+    # windows of different lengths (bench/engine_memory.py: +22 MB within 50 decodes, then flat);
+    # three windows up to the policy's longest (24 s) take them there, so rss_growth_pct shows
+    # growth over time rather than the first fill.
+    for seconds in (24, 15, 19):
+        engine.decode_window(audio[: seconds * RATE], streaming_decode_options("en"))
     sink = QueueSink()
     source = ReplaySource(audio, RATE, ReplayOptions(realtime=not args.fast))
     drain = threading.Thread(target=_drain, args=(sink,), daemon=True)  # as the app's consumer does
     drain.start()
-    rss_start = rss_mb()  # after the session audio and the source exist: growth is what the run adds
     policy = PolicyOptions(decode=streaming_decode_options("en"))  # English clips: no language detection
     worker = DictationWorker(source, engine, sink, DictationOptions(policy=policy, realtime=not args.fast))
+    rss_start = rss_mb()  # session audio, source and worker (VAD, rings) exist: growth is what running adds
+    samples: list[float] = []
+    sampler = threading.Thread(target=_sample_rss, args=(samples, drain), daemon=True)
+    sampler.start()
     started = time.monotonic()
     worker.start()
     worker.join()
@@ -99,9 +105,19 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
         "utterances": summary.utterances,
         "rss_peak_mb": round(rss_mb("VmHWM")),
         "rss_growth_pct": round(100 * (rss_mb() - rss_start) / rss_start, 1),
+        # still growing, or settled? growth over the second half of the run alone
+        "rss_growth_2nd_half_pct": round(100 * (rss_mb() - samples[len(samples) // 2]) / rss_start, 1)
+        if samples else "-",
         "stream_wer": round(word_error_rate([" ".join(refs)], [summary.transcript]), 2),
         "offline_wer": round(offline_wer(engine, clips), 2),
     }
+
+
+def _sample_rss(samples: list[float], running: threading.Thread) -> None:
+    """RSS once a second while the session runs."""
+    while running.is_alive():
+        samples.append(rss_mb())
+        time.sleep(1.0)
 
 
 def _drain(sink: QueueSink) -> None:

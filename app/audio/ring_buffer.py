@@ -36,7 +36,9 @@ class RingBuffer:
             raise ValueError("capacity must be positive")
         self.capacity = int(capacity)
         self.sample_rate = int(sample_rate)
-        self._data = np.zeros(self.capacity, dtype=np.float32)
+        # np.full writes every page now: np.zeros would map them lazily, and the first pass over the
+        # ring would page-fault inside the audio callback
+        self._data = np.full(self.capacity, 0.0, dtype=np.float32)
         self._written = 0  # absolute index one past the last published sample
         self._released = 0  # absolute index of the oldest sample still kept
         self._overflow_blocks = 0

@@ -58,7 +58,10 @@ def streaming_decode_options(language: str | None = None) -> DecodeOptions:
 
 @dataclass(frozen=True)
 class PolicyOptions:
-    """`step_s`: seconds of new audio between re-decodes (grows when decoding is slower).
+    """`step_s`: seconds of new audio between re-decodes while speech goes on.
+    `compute_share`: in real time, the step grows to `decode time / compute_share`, so decoding
+    keeps to this share of the machine (the user's other programs keep the rest) and falls
+    behind on no machine.
     `trim_after_s`: trim a window longer than this at its last committed segment boundary.
     `max_window_s`: force-commit a window that reaches this length (must stay below 30).
     `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
@@ -69,6 +72,7 @@ class PolicyOptions:
     previous (committed) audio in its window, so Whisper hears the whole sentence."""
 
     step_s: float = 0.5
+    compute_share: float = 0.45
     agreement: int = 3
     commit_margin_s: float = 1.5
     join_gap_s: float = 1.5

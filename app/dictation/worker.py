@@ -179,7 +179,7 @@ class DictationWorker:
             return
         step = self.options.policy.step_s
         if self.options.realtime:  # adaptive: never decode more often than we can afford
-            step = max(step, self._last_decode_s)
+            step = max(step, self._last_decode_s / self.options.policy.compute_share)
         min_speech = self.options.vad.min_speech_s * SAMPLE_RATE
         enough_speech = available - self._speech_start >= min_speech
         due = step * SAMPLE_RATE - FRAME  # the VAD advances in whole frames

@@ -70,3 +70,23 @@ def test_session_recording_keeps_all_audio(engine, tmp_path) -> None:  # type: i
         pcm = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
     assert pcm.shape[0] == audio.shape[0]
     np.testing.assert_allclose(pcm / 32768.0, audio, atol=1e-3)
+
+
+def test_real_time_decoding_keeps_to_its_compute_share(engine) -> None:  # type: ignore[no-untyped-def]
+    """While speech goes on, the step grows to decode time / compute_share, so dictation leaves the
+    rest of the machine to the user's programs, however slow the machine is. Bound by construction:
+    decodes during speech total at most share x audio plus one decode, and each utterance adds one
+    final decode (and one more if a pause turns out not to end it); each step may overshoot by one
+    VAD frame. (The default share is 0.45; 0.15 here keeps the bound far below the ~0.5 that
+    decoding every 0.5 s costs on this machine.)"""
+    from app.dictation.policy import PolicyOptions
+
+    audio = np.concatenate([read_wav(DATA_DIR / "espeak_team.wav"), read_wav(DATA_DIR / "espeak_weather.wav")])
+    options = DictationOptions(policy=PolicyOptions(compute_share=0.15), realtime=True)
+    result = replay(engine, audio, options)
+    summary = result.events[-1].summary
+    assert summary is not None and summary.decodes >= 3
+    longest_s = max(e.decode_ms for e in result.events) / 1000
+    utterances = max(1, summary.utterances)
+    bound = 0.15 + (2 + utterances) * longest_s / summary.audio_s + 0.05
+    assert summary.compute_ratio <= bound, (summary.compute_ratio, bound, summary.decodes)
