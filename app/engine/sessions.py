@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,27 +54,6 @@ class SessionConfig:
     spinning: bool = False
 
 
-_arena_lock = threading.Lock()
-_arena_registered = False
-
-
-def use_shared_cpu_arena(options: ort.SessionOptions) -> None:
-    """Let the session allocate from one process-wide CPU arena that grows by what is asked.
-
-    Each session's own arena grows in doubling chunks and keeps them, and the encoder's and the
-    decoder's never run at once: sharing one arena that grows by the request instead cut peak
-    RSS of a tiny.en int8 file job by 12 MB at the same speed.
-    """
-    global _arena_registered
-    with _arena_lock:
-        if not _arena_registered:
-            memory = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
-            # OrtArenaCfg(max_mem 0 = no limit, extend strategy 1 = kSameAsRequested, defaults)
-            ort.create_and_register_allocator(memory, ort.OrtArenaCfg(0, 1, -1, -1))
-            _arena_registered = True
-    options.add_session_config_entry("session.use_env_allocators", "1")
-
-
 @functools.cache
 def _quiet_numpy_blas() -> None:
     """numpy's OpenBLAS threads spin after the log-mel product, on the cores the encoder needs."""
@@ -97,7 +75,6 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     # Memory patterns pre-plan one block per input shape; the decoder's shapes change every step,
     # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
     options.enable_mem_pattern = False
-    use_shared_cpu_arena(options)
     _quiet_numpy_blas()
     provider = config.provider.lower()
     full = PROVIDER_NAMES.get(provider)
