@@ -43,7 +43,7 @@ class ReplaySource:
         self._lead = int(options.lead_silence_s * sample_rate)
         self._block = max(1, int(options.block_s * sample_rate))
         self._zeros = np.zeros(self._block, dtype=np.float32)
-        capacity = max(int(options.ring_s * sample_rate), int(options.block_s * sample_rate) * 4)
+        capacity = max(int(options.ring_s * sample_rate), self._block * 4)
         self.ring = RingBuffer(capacity, self.sample_rate)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="earshot-replay", daemon=True)

@@ -54,8 +54,8 @@ class BatchedTranscriber(FileTranscriber):
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
         info = TranscriptionInfo("en", 1.0, len(audio) / SAMPLE_RATE, Timings(features_s=time.perf_counter() - start))
         windows = plan_windows(mel) if mel.shape[-1] else []
-        groups = [windows[i : i + max(1, self.options.batch_size)]
-                  for i in range(0, len(windows), max(1, self.options.batch_size))]
+        size = max(1, self.options.batch_size)
+        groups = [windows[i : i + size] for i in range(0, len(windows), size)]
         first: CrossAttention | None = None
         language = self.options.language
         if self.runtime.facts.multilingual and language is None and groups:
