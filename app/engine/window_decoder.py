@@ -17,6 +17,7 @@ from app.engine.logit_filters import (
     TimestampRules,
     log_softmax,
 )
+from app.engine.native_heap import release_free_heap
 from app.engine.runtime import CrossAttention, WhisperRuntime
 from app.engine.tokenizer import TIME_PRECISION, WhisperTokenizer
 from app.engine.types import CancelToken, DecodeOptions, Segment
@@ -94,10 +95,10 @@ class WindowDecoder:
             if not self._too_repetitive(result):
                 passing_compression.append(result)
             if self.accepts(result):
-                return result
+                return _released(result)
         best = max(passing_compression or results, key=lambda r: r.outcome.avg_logprob)
         best.temperature = results[-1].temperature
-        return best
+        return _released(best)
 
     def result(self, outcome: DecodeOutcome, temperature: float) -> WindowDecode:
         text = self.tokenizer.decode(outcome.tokens).strip()
@@ -184,3 +185,9 @@ def mel_window(mel: NDArray[np.float32], start_frame: int, n_frames: int) -> NDA
     from app.engine.features import pad_or_trim
 
     return pad_or_trim(mel[:, start_frame : start_frame + n_frames])[None]
+
+
+def _released(result: WindowDecode) -> WindowDecode:
+    """The window's buffers are free now: hand their pages back (live dictation runs for hours)."""
+    release_free_heap()
+    return result
