@@ -76,8 +76,10 @@ def xvfb(*tools: str) -> Iterator[str]:
     other programs the caller needs (checked first)."""
     require_tools("Xvfb", *tools)
     read_fd, write_fd = os.pipe()
+    # -noreset: by default Xvfb resets when its last client disconnects and refuses connections
+    # meanwhile (a test that opened and closed the display, then opened it again, got ECONNRESET).
     server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_fd,), stderr=subprocess.DEVNULL,
     )
     os.close(write_fd)

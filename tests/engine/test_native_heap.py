@@ -18,7 +18,8 @@ def _rss_mb() -> float:
     raise AssertionError("no VmRSS")
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heap; other C libraries return memory themselves")
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="glibc's heap; other C libraries return memory by themselves")
 def test_free_heap_pages_are_returned_after_a_window() -> None:
     """The pattern a window leaves: many mid-sized buffers freed while a few later ones live on,
     so glibc cannot shrink its heap from the top and keeps the pages unless trimmed."""

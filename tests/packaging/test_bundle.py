@@ -109,8 +109,8 @@ def test_frozen_app_imports_and_quantizes_a_model(dist: Path, tmp_path: Path, bu
 
 def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
     """The xcb platform plugin and the X libraries the bundle carries, under Xvfb."""
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp",
+                             "-noreset"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert xvfb.stdout is not None
         display = xvfb.stdout.readline().strip()
