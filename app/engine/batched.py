@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from app.engine.decoding import DecodingLoop
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel, pad_or_trim
+from app.engine.native_heap import release_free_heap
 from app.engine.runtime import CrossAttention
 from app.engine.transcriber import FileTranscriber
 from app.engine.types import SAMPLE_RATE, Segment, Timings, TranscriptionInfo
@@ -81,6 +82,7 @@ class BatchedTranscriber(FileTranscriber):
             loop = DecodingLoop(self.runtime, self.decoder.logit_filters(), self.runtime.tokenizer.no_speech,
                                 self.runtime.tokenizer.eot, self.cancel)
             outcomes = loop.run_greedy_batch(cross, prompt, self.options.max_new_tokens)
+            release_free_heap()  # the batch's decoder buffers are free (see native_heap)
             for row, ((seek, n_frames), outcome) in enumerate(zip(group, outcomes, strict=True)):
                 result = self.decoder.result(outcome, 0.0)
                 if len(self.options.temperatures) > 1 and not self.decoder.accepts(result):
