@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from earshot_testing import REPO_ROOT
+from earshot_testing import REPO_ROOT, xvfb
 
 from app.engine.wer import normalize
 
@@ -109,17 +109,9 @@ def test_frozen_app_imports_and_quantizes_a_model(dist: Path, tmp_path: Path, bu
 
 def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
     """The xcb platform plugin and the X libraries the bundle carries, under Xvfb."""
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp",
-                             "-noreset"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert xvfb.stdout is not None
-        display = xvfb.stdout.readline().strip()
-        assert display, "Xvfb did not start"
-        output = _self_test([str(dist / "earshot" / "earshot")], _user_env(tmp_path, DISPLAY=f":{display}"))
-        assert "platform xcb" in output
-    finally:
-        xvfb.terminate()
-        xvfb.wait(timeout=30)
+    with xvfb() as display:
+        output = _self_test([str(dist / "earshot" / "earshot")], _user_env(tmp_path, DISPLAY=display))
+    assert "platform xcb" in output
 
 
 def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
