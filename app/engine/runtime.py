@@ -26,7 +26,8 @@ _ORT_TYPES: dict[str, type[np.floating[Any]]] = {"tensor(float)": np.float32, "t
 
 @dataclass
 class CrossAttention:
-    """Encoder output: per decoder layer K and V, [batch, heads, 1500, head_dim] OrtValues."""
+    """Encoder output: per decoder layer K^T [batch, heads, head_dim, 1500] (pre-scaled) and V
+    [batch, heads, 1500, head_dim] OrtValues."""
 
     values: dict[str, ort.OrtValue]
     batch: int

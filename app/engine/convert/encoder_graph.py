@@ -1,8 +1,11 @@
 """Build `encoder.onnx`: log-mel -> cross-attention K and V for every decoder layer.
 
 Inputs:  `mel` [batch, n_mels, 3000] float32.
-Outputs: `cross_k_{i}`, `cross_v_{i}` [batch, n_text_head, 1500, head_dim] in the model dtype,
-one pair per decoder layer, so the decoder never re-projects the audio and never slices.
+Outputs, one pair per decoder layer in the model dtype, so the decoder never re-projects the audio,
+slices or transposes it:
+  `cross_k_{i}` [batch, n_text_head, head_dim, 1500]: K already transposed and already multiplied
+                by the attention scale head_dim ** -0.5, ready to be the right side of Q @ K^T;
+  `cross_v_{i}` [batch, n_text_head, 1500, head_dim].
 """
 
 from __future__ import annotations
@@ -34,10 +37,10 @@ def _split3(g: GraphBuilder, qkv: str, t: dict[str, NDArray[Any]], prefix: str) 
     return g.op("Split", [qkv, sizes], 3, axis=-1)
 
 
-def _to_heads(g: GraphBuilder, x: str, heads: int, head_dim: int) -> str:
-    """[batch, seq, heads*head_dim] -> [batch, heads, seq, head_dim]."""
+def _to_heads(g: GraphBuilder, x: str, heads: int, head_dim: int, perm: list[int]) -> str:
+    """[batch, seq, heads*head_dim] -> [batch, seq, heads, head_dim], then transposed by `perm`."""
     shape = g.const(g.fresh("heads_shape"), np.array([0, -1, heads, head_dim], dtype=np.int64))
-    return g.op1("Transpose", [g.op1("Reshape", [x, shape])], perm=[0, 2, 1, 3])
+    return g.op1("Transpose", [g.op1("Reshape", [x, shape])], perm=perm)
 
 
 def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32) -> onnx.ModelProto:
@@ -67,15 +70,26 @@ def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
 
 
 def _cross_kv_outputs(g: GraphBuilder, x: str, weights: WhisperWeights) -> None:
-    """Each decoder layer's cross K and V, [batch, heads, 1500, head_dim]: one MatMul and one
-    Transpose each. (One GEMM for all layers, then Split and Transposes, held the [1500, 8 x 384]
-    product and its split copies at once: 30 MB more peak memory for tiny.en at the same speed.)"""
+    """Each decoder layer's cross K^T [batch, heads, head_dim, 1500] and V [batch, heads, 1500,
+    head_dim]: one MatMul and one Transpose each. (One GEMM for all layers, then Split and
+    Transposes, held the [1500, 8 x 384] product and its split copies at once: 30 MB more peak
+    memory for tiny.en at the same speed.)
+
+    The scale is folded into K's weights: head_dim ** -0.5 is a power of two for every Whisper size
+    (head_dim 64), so the scaled weights quantize to the same integers with scales / 8."""
     dims, t = weights.dims, weights.tensors
     d, heads = dims.n_text_state, dims.n_text_head
-    shape: list[int | str] = ["batch", heads, dims.n_audio_ctx, d // heads]
+    head_dim = d // heads
+    scale = head_dim ** -0.5
+    shapes: dict[str, list[int | str]] = {"k": ["batch", heads, head_dim, dims.n_audio_ctx],
+                                          "v": ["batch", heads, dims.n_audio_ctx, head_dim]}
+    perms = {"k": [0, 2, 3, 1], "v": [0, 2, 1, 3]}
     for i in range(dims.n_text_layer):
         w = t[f"decoder/layer_{i}/attention/linear_1/weight"]  # [2 * state, state]: K rows, then V rows
         b = t[f"decoder/layer_{i}/attention/linear_1/bias"]
         for j, kind in enumerate(("k", "v")):
-            projected = g.linear(x, w[j * d : (j + 1) * d], b[j * d : (j + 1) * d], f"cross_{kind}_{i}")
-            g.add_output(_to_heads(g, projected, heads, d // heads), f"cross_{kind}_{i}", g.onnx_dtype, shape)
+            factor = scale if kind == "k" else 1.0
+            projected = g.linear(x, w[j * d : (j + 1) * d] * factor, b[j * d : (j + 1) * d] * factor,
+                                 f"cross_{kind}_{i}")
+            g.add_output(_to_heads(g, projected, heads, head_dim, perms[kind]), f"cross_{kind}_{i}",
+                         g.onnx_dtype, shapes[kind])
