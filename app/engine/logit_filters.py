@@ -75,10 +75,11 @@ class TimestampRules:
             row_logits[self.ts_begin : floor] = NEG_INF
 
     def _force_timestamp_when_likely(self, logits: NDArray[np.float32]) -> None:
-        logprobs = log_softmax(logits)
-        ts_logprob = _logsumexp(logprobs[:, self.ts_begin :])
-        text_max = logprobs[:, : self.ts_begin].max(axis=-1)
-        force = ts_logprob > text_max
+        # Compared as raw logits: log-softmax subtracts one normalizer from both sides, and
+        # skipping it saves a pass over the whole vocabulary per step.
+        ts_total = _logsumexp(logits[:, self.ts_begin :])
+        text_max = logits[:, : self.ts_begin].max(axis=-1)
+        force = ts_total > text_max
         if force.any():
             logits[force, : self.ts_begin] = NEG_INF
 
