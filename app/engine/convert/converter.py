@@ -39,8 +39,8 @@ def convert(weights: WhisperWeights, precision: Precision, out_dir: Path, source
 
     facts = ModelFacts.from_weights(weights, precision.value, source)
     dtype: type[np.floating[Any]] = np.float16 if precision is Precision.FP16 else np.float32
-    encoder = build_encoder(weights, dtype)
     quantized = precision in (Precision.INT8, Precision.INT4)
+    encoder = build_encoder(weights, dtype, stem_as_matmuls=quantized)
     decoder = build_decoder(weights, dtype, separate_projection=quantized)
     if quantized:
         encoder, decoder = quantize.quantize_pair(encoder, decoder, precision)

@@ -43,10 +43,8 @@ def _to_heads(g: GraphBuilder, x: str, heads: int, head_dim: int, perm: list[int
     return g.op1("Transpose", [g.op1("Reshape", [x, shape])], perm=perm)
 
 
-def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32) -> onnx.ModelProto:
-    dims, t = weights.dims, weights.tensors
-    g = GraphBuilder("whisper_encoder", dtype)
-    mel = g.add_input("mel", TensorProto.FLOAT, ["batch", dims.n_mels, 2 * dims.n_audio_ctx])
+def _conv_stem(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]]) -> str:
+    """Two Conv1d + GELU: mel [batch, n_mels, 3000] -> [batch, 1500, state]."""
     x = mel if g.dtype == np.float32 else g.op1("Cast", [mel], to=g.onnx_dtype)
     for i, stride in ((1, 1), (2, 2)):
         conv = g.op1(
@@ -57,7 +55,58 @@ def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
             strides=[stride],
         )
         x = g.op1("Gelu", [conv], domain=MS_DOMAIN)
-    x = g.op1("Transpose", [x], perm=[0, 2, 1])  # [batch, 1500, state]
+    return g.op1("Transpose", [x], perm=[0, 2, 1])
+
+
+def _conv_stem_as_matmuls(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]]) -> str:
+    """The same stem as two MatMuls over explicit windows (im2col), time-major throughout, so
+    the int8 rewrite (`row_quant.py`) can quantize it like every other MatMul: Conv has no int8
+    kernel with per-row activation scales, and the fp32 stem was 7 % of an int8 window.
+
+    Window rows: frame t of conv1 reads padded frames t, t+1, t+2 (3 x n_mels values); frame t
+    of conv2 (stride 2) reads padded frames 2t, 2t+1, 2t+2, i.e. row t of the padded frames
+    paired up ([1501, 2 x state]) plus the first half of row t + 1."""
+    x = g.op1("Transpose", [mel], perm=[0, 2, 1])  # [batch, 3000, n_mels]
+    pads = g.const("stem.pads", np.array([0, 1, 0, 0, 1, 0], dtype=np.int64))
+    padded = g.op1("Pad", [x, pads])  # [batch, 3002, n_mels]
+    windows = g.op1("Concat", [_time_slice(g, padded, k, 3000 + k) for k in range(3)], axis=2)
+    x = _stem_matmul(g, windows, t, 1)  # [batch, 3000, state]
+    padded = g.op1("Pad", [x, pads])  # [batch, 3002, state]
+    state = t["encoder/conv2/bias"].shape[0]
+    pairs = g.op1("Reshape", [padded, g.const("stem.pairs", np.array([0, 1501, 2 * state], dtype=np.int64))])
+    next_frame = g.op1("Slice", [_time_slice(g, pairs, 1, 1501), g.const("stem.zero", np.array([0], np.int64)),
+                                 g.const("stem.state", np.array([state], np.int64)),
+                                 g.const("stem.axis2", np.array([2], np.int64))])
+    windows = g.op1("Concat", [_time_slice(g, pairs, 0, 1500), next_frame], axis=2)  # [batch, 1500, 3 x state]
+    return _stem_matmul(g, windows, t, 2)
+
+
+def _time_slice(g: GraphBuilder, x: str, start: int, end: int) -> str:
+    """x[:, start:end] along the time axis (1)."""
+    return g.op1("Slice", [x, g.const(g.fresh("start"), np.array([start], np.int64)),
+                           g.const(g.fresh("end"), np.array([end], np.int64)),
+                           g.const("stem.axis1", np.array([1], np.int64))])
+
+
+def _stem_matmul(g: GraphBuilder, windows: str, t: dict[str, NDArray[Any]], i: int) -> str:
+    """windows [batch, frames, 3 x channels] @ conv{i}'s kernel, + bias, GELU."""
+    kernel = t[f"encoder/conv{i}/weight"]  # [out, in, 3]: rows of the MatMul weight are (tap, in)
+    weight = kernel.transpose(2, 1, 0).reshape(-1, kernel.shape[0])
+    y = g.op1("MatMul", [windows, g.weight(f"conv{i}.weight_t", weight)])
+    return g.op1("BiasGelu", [y, g.weight(f"conv{i}.bias", t[f"encoder/conv{i}/bias"])], domain=MS_DOMAIN)
+
+
+def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32,
+                  stem_as_matmuls: bool = False) -> onnx.ModelProto:
+    """`stem_as_matmuls`: the conv stem as MatMuls (for graphs whose MatMuls are quantized)."""
+    dims, t = weights.dims, weights.tensors
+    g = GraphBuilder("whisper_encoder", dtype)
+    mel = g.add_input("mel", TensorProto.FLOAT, ["batch", dims.n_mels, 2 * dims.n_audio_ctx])
+    if stem_as_matmuls:
+        assert g.dtype == np.float32, "the MatMul stem is built for the int8 rewrite, from fp32"
+        x = _conv_stem_as_matmuls(g, mel, t)
+    else:
+        x = _conv_stem(g, mel, t)  # [batch, 1500, state]
     x = g.op1("Add", [x, g.weight("encoder.positions", t["encoder/position_encodings/encodings"])])
     for layer in range(dims.n_audio_layer):
         prefix = f"encoder/layer_{layer}"

@@ -29,6 +29,7 @@ class GraphBuilder:
         self.inputs: list[onnx.ValueInfoProto] = []
         self.outputs: list[onnx.ValueInfoProto] = []
         self._counter = 0
+        self._const_names: set[str] = set()
 
     def fresh(self, hint: str) -> str:
         self._counter += 1
@@ -41,8 +42,11 @@ class GraphBuilder:
         return name
 
     def const(self, name: str, array: NDArray[Any]) -> str:
-        """Add an initializer kept in its own dtype (shapes, indices)."""
-        self.initializers.append(numpy_helper.from_array(np.asarray(array), name))
+        """Add an initializer kept in its own dtype (shapes, indices); a name already added is
+        reused as it is (callers name shared constants by what they hold)."""
+        if name not in self._const_names:
+            self._const_names.add(name)
+            self.initializers.append(numpy_helper.from_array(np.asarray(array), name))
         return name
 
     def op(self, op_type: str, inputs: list[str], n_out: int = 1, domain: str = "", **attrs: Any) -> list[str]:

@@ -30,10 +30,11 @@ def _quantize_weight(weight: NDArray[np.float32], signed: bool) -> tuple[NDArray
     return stored, scale.astype(np.float32)
 
 
-def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_elements: int = 16384) -> onnx.ModelProto:
+def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_elements: int = 16384,
+                  keep_float: frozenset[str] = frozenset()) -> onnx.ModelProto:
     """Rewrite every MatMul whose second input is a float initializer of at least
-    `min_elements` values into the per-row int8 form above (`signed_weights`: int8, else uint8
-    with zero point 128)."""
+    `min_elements` values, and not named in `keep_float`, into the per-row int8 form above
+    (`signed_weights`: int8, else uint8 with zero point 128)."""
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     shared = [
@@ -50,7 +51,7 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
     quantized: dict[str, str] = {}  # float input -> prefix of its quantized form
     for node in graph.node:
         weight = inits.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
-        if weight is None or weight.data_type != TensorProto.FLOAT:
+        if weight is None or weight.data_type != TensorProto.FLOAT or weight.name in keep_float:
             new_nodes.append(node)
             continue
         array = numpy_helper.to_array(weight)
