@@ -51,7 +51,7 @@ class WhisperRuntime:
             if not (model_dir / name).is_file():
                 raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
         self.encoder, self.provider, self.fallback_reason = create_session(model_dir / ENCODER_FILE, config)
-        # The decoder uses all cores too: without spinning (SessionConfig), 2 threads were 1.6x
+        # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads were 1.6x
         # faster per token than one on a quiet machine and still 1.1x faster with the other core
         # busy (tiny.en int8, 60 steps: 2.9 vs 4.5 ms quiet, 3.9 vs 4.3 ms busy).
         self.decoder, _, _ = create_session(model_dir / DECODER_FILE, SessionConfig(self.provider, config.threads))
