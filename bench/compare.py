@@ -198,6 +198,8 @@ def main() -> None:
     parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int4", "auto"])
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--from-json", type=Path, nargs="+", default=None,
+                        help="re-render tables and charts from stored results (bench/results/compare-*.json)")
     args = parser.parse_args()
     if args.worker:
         engine, precision, beam = args.worker.split(":")
@@ -205,6 +207,12 @@ def main() -> None:
         return
     from report import summarize, write_outputs
 
+    for stored in args.from_json or []:
+        saved = json.loads(stored.read_text())
+        table = summarize(saved["raw"], english_clips(), statistics.median)
+        write_outputs(saved["model"], saved["raw"], table, RESULTS)
+    if args.from_json:
+        return
     for model in args.models:
         configs = [Config("faster-whisper", p, b) for b in args.beams for p in ("float32", "int8")]
         configs += [Config("earshot", p, b) for b in args.beams for p in args.precisions]

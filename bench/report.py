@@ -30,10 +30,17 @@ def summarize(raw: dict[str, list[dict]], clips: list[tuple[str, str]], median: 
         fw32, fw8 = rows.get(f"faster-whisper:float32:{beam}"), rows.get(f"faster-whisper:int8:{beam}")
         ours32 = rows.get(f"earshot:fp32:{beam}")
         row["vs_fw_int8"] = row["wall_s"] / fw8["wall_s"] if fw8 else None
+        row["paired_vs_fw_int8"] = _paired(raw[label], raw[fw8["config"]], median) if fw8 else None
         row["vs_fw_float32"] = row["wall_s"] / fw32["wall_s"] if fw32 else None
         row["same_tokens_as_fw_float32"] = _same(row, fw32)
         row["same_tokens_as_earshot_fp32"] = _same(row, ours32)
     return list(rows.values())
+
+
+def _paired(rounds: list[dict], peer: list[dict], median: Callable) -> float:
+    """Median of the per-round ratios: each round ran both engines back to back, so a ratio within
+    one round is not moved by the machine switching speed between rounds."""
+    return float(median([a["wall_s"] / b["wall_s"] for a, b in zip(rounds, peer, strict=True)]))
 
 
 def _same(row: dict, other: dict | None) -> int | None:
@@ -48,12 +55,13 @@ def _fmt(value: object, spec: str) -> str:
 
 def markdown(model: str, table: list[dict], n_clips: int) -> str:
     lines = [f"### {model} ({n_clips} English clips, medians)", "",
-             "| config | wall s | vs fw int8 | vs fw fp32 | RTF | enc ms/window | dec ms/token | load s "
+             "| config | wall s | vs fw int8 | paired | vs fw fp32 | RTF | enc ms/window | dec ms/token | load s "
              "| peak RSS MB | WER % | = fw fp32 | = our fp32 |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in table:
         lines.append(
-            f"| {r['config']} | {r['wall_s']:.2f} | {_fmt(r['vs_fw_int8'], '.2f')} | {_fmt(r['vs_fw_float32'], '.2f')} "
+            f"| {r['config']} | {r['wall_s']:.2f} | {_fmt(r['vs_fw_int8'], '.2f')} "
+            f"| {_fmt(r.get('paired_vs_fw_int8'), '.2f')} | {_fmt(r['vs_fw_float32'], '.2f')} "
             f"| {r['rtf']:.3f} | {_fmt(r['encoder_ms_per_window'], '.0f')} | {_fmt(r['decoder_ms_per_token'], '.2f')} "
             f"| {r['load_s']:.2f} | {r['peak_rss_mb']:.0f} | {r['wer']:.2f} "
             f"| {_fmt(r['same_tokens_as_fw_float32'], 'd')}/{n_clips} | {_fmt(r['same_tokens_as_earshot_fp32'], 'd')}"
