@@ -79,7 +79,8 @@ def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict
     source = ReplaySource(audio, RATE, ReplayOptions(realtime=not args.fast))
     drain = threading.Thread(target=_drain, args=(sink,), daemon=True)  # as the app's consumer does
     drain.start()
-    policy = PolicyOptions(decode=streaming_decode_options("en"))  # English clips: no language detection
+    policy = PolicyOptions(decode=streaming_decode_options("en"),  # English clips: no language detection
+                           hold_unfinished_s=args.hold_s)
     worker = DictationWorker(source, engine, sink, DictationOptions(policy=policy, realtime=not args.fast))
     rss_start = rss_mb()  # session audio, source and worker (VAD, rings) exist: growth is what running adds
     samples: list[float] = []
@@ -136,6 +137,8 @@ def main() -> None:
     parser.add_argument("--precision", default="auto", choices=[p.value for p in Precision])
     parser.add_argument("--pause", type=float, default=1.5, help="seconds of silence between clips")
     parser.add_argument("--minutes", type=float, default=0.0, help="loop the clips to this length")
+    parser.add_argument("--hold-s", type=float, default=PolicyOptions.hold_unfinished_s,
+                        help="PolicyOptions.hold_unfinished_s (0 = commit at every pause)")
     parser.add_argument("--fast", action="store_true", help="replay as fast as possible (no latency figures)")
     args = parser.parse_args()
     rows = [run_model(m, Precision(args.precision), args) for m in args.models]

@@ -69,7 +69,11 @@ class PolicyOptions:
     `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
     (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
     `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
-    previous (committed) audio in its window, so Whisper hears the whole sentence."""
+    previous (committed) audio in its window, so Whisper hears the whole sentence.
+    `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
+    . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
+    continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
+    with the rest of the sentence it writes "ask not"). 0 commits at every pause."""
 
     step_s: float = 0.5
     compute_share: float = 0.45
@@ -78,6 +82,7 @@ class PolicyOptions:
     join_gap_s: float = 1.5
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
+    hold_unfinished_s: float = 0.5
     prompt_tokens: int = 0
     decode: DecodeOptions = field(default_factory=streaming_decode_options)
     guards: GuardOptions = field(default_factory=GuardOptions)
@@ -176,6 +181,14 @@ class StreamingPolicy:
         self._prev_tail = []
         self.floor = max(self.floor, end)
         return PolicyUpdate(list(new), [], decode_s, verdict)
+
+    def ends_open(self) -> bool:
+        """The last decode left tentative words that end mid-sentence (no . ? ! after the last;
+        an ellipsis counts as unfinished)."""
+        if not self._prev_tail:
+            return False
+        last = self._prev_tail[-1].text.rstrip()
+        return not last.endswith((".", "?", "!")) or last.endswith("..")
 
     def keep_from(self, now: int) -> int:
         """Oldest absolute sample the policy may still need at stream position `now`: the window

@@ -70,6 +70,8 @@ class DictationWorker:
         self._in_utterance = False
         self._speech_start = 0  # raw (unpadded) start of the current utterance
         self._utterance_had_text = False
+        self._held: VadEvent | None = None  # the END of an utterance held open mid-sentence
+        self._held_at = 0  # VAD position (16 kHz samples) when that END came
         self._tentative = ""
         self._last_decode_s = 0.0
         self._thread = threading.Thread(target=self._run, name="earshot-dictation", daemon=True)
@@ -130,7 +132,9 @@ class DictationWorker:
                 self._check_source()  # a source that ended by itself says why
                 for event in self.vad.flush():
                     self._on_vad(event)
+                self._finish_held()
                 return
+            self._finish_held(expired_only=True)
             if self._in_utterance:
                 self._maybe_decode()
             self.timeline.release(self._keep_from())
@@ -148,13 +152,16 @@ class DictationWorker:
 
     def _keep_from(self) -> int:
         """Free timeline audio the policy no longer needs, keeping the VAD's look-back padding."""
-        if self._in_utterance:
+        if self._in_utterance or self._held is not None:
             return self.policy.window_start
         lookback = self.vad.processed - int(self.options.vad.speech_pad_s * SAMPLE_RATE) - 1024
         return max(0, min(self.policy.keep_from(self.vad.processed), lookback))
 
     def _on_vad(self, event: VadEvent) -> None:
-        if event.kind is VadEventKind.START and not self._in_utterance:
+        if event.kind is VadEventKind.START and not self._in_utterance and self._held is not None:
+            self._held = None  # speech resumed mid-sentence: the same utterance and window go on
+            self._in_utterance = True
+        elif event.kind is VadEventKind.START and not self._in_utterance:
             self._in_utterance = True
             self._utterance += 1
             self._speech_start = event.raw_index
@@ -166,9 +173,35 @@ class DictationWorker:
             long_enough = event.raw_index - self._speech_start >= (
                 self.options.vad.min_speech_s * SAMPLE_RATE
             )
-            update = self.policy.finish(event.index, skip=not long_enough)
-            self._account(update)
-            self._publish(update, final=True, speech_end=event.raw_index)
+            if long_enough and self._ends_mid_sentence(event.index):
+                self._held, self._held_at = event, self.vad.processed
+                return
+            self._finish(event, skip=not long_enough)
+
+    def _ends_mid_sentence(self, end: int) -> bool:
+        """Decode up to the end of speech (unless the speculative final decode already did) and
+        say whether its text stops mid-sentence, so the utterance should be held open."""
+        if self.options.policy.hold_unfinished_s <= 0 or self.state is not WorkerState.RUNNING:
+            return False
+        if self.policy.last_decode_end != end:
+            self._decode(end)
+        return self.policy.ends_open()
+
+    def _finish_held(self, expired_only: bool = False) -> None:
+        """Commit a held utterance once its hold has run out (or at once when the audio ends)."""
+        held = self._held
+        if held is None:
+            return
+        hold = int(self.options.policy.hold_unfinished_s * SAMPLE_RATE)
+        if expired_only and self.state is WorkerState.RUNNING and self.vad.processed - self._held_at < hold:
+            return
+        self._held = None
+        self._finish(held, skip=False)
+
+    def _finish(self, end: VadEvent, skip: bool) -> None:
+        update = self.policy.finish(end.index, skip=skip)
+        self._account(update)
+        self._publish(update, final=True, speech_end=end.raw_index)
 
     def _maybe_decode(self) -> None:
         available = self.vad.processed

@@ -62,6 +62,28 @@ def test_shared_english_clips_stream_as_accurately_as_offline(engine) -> None:  
     assert stream_wer <= offline_wer + 1.0, (stream_wer, offline_wer, streamed)
 
 
+@needs_shared
+@pytest.mark.shared
+def test_a_pause_mid_sentence_does_not_cut_the_sentence(engine) -> None:  # type: ignore[no-untyped-def]
+    """Kennedy pauses a second after "ask not". The VAD ends an utterance there, and Whisper,
+    hearing "ask not" without the rest, writes "asked not"; the policy holds words that stop
+    mid-sentence (no final punctuation) open until speech resumes, so the committed sentence
+    reads as the whole recording does."""
+    from app.dictation.policy import PolicyOptions
+    from app.dictation.worker import DictationOptions
+
+    audio = read_wav(SHARED_SPEECH / "en_jfk_inaugural.wav")
+    offline = normalize(offline_text(engine, audio))
+    held = replay(engine, audio)
+    assert normalize(held.committed) == offline, held.committed
+    assert "ask not what your country" in normalize(held.committed)
+    assert_events_well_formed(held.events)
+    # the same replay committing at every pause: the fragment is decoded alone and misheard
+    cut = replay(engine, audio, DictationOptions(realtime=False, policy=PolicyOptions(hold_unfinished_s=0.0)))
+    assert "asked not" in normalize(cut.committed)
+    assert held.events[-1].summary.utterances < cut.events[-1].summary.utterances
+
+
 def test_noise_commits_nothing(engine) -> None:  # type: ignore[no-untyped-def]
     noise = read_wav(DATA_DIR / "espeak_noise.wav")
     result = replay(engine, np.concatenate([noise, np.zeros(RATE, dtype=np.float32), noise]))
