@@ -22,6 +22,7 @@ from app.controller.ports import (
     InputDevice,
     ModelCatalog,
     TranscriptExporter,
+    VoiceDetection,
 )
 from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
@@ -134,9 +135,11 @@ class AppController(QObject):
     def export(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
         return self.parts.exporter.write(fmt, transcript, target)
 
-    def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, float]:
+    def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, VoiceDetection]:
         source = AudioSource(device=self.settings.dictation.input_device)
-        return source, self.decode_options(False), self.settings.dictation.vad_sensitivity
+        chosen = self.settings.dictation
+        voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s)
+        return source, self.decode_options(False), voice
 
     def _file_request(self) -> tuple[EngineConfig, DecodeOptions]:
         return self.engine_config(), self.decode_options(True)

@@ -15,6 +15,7 @@ from app.controller.ports import (
     DictationFactory,
     DictationRequest,
     DictationSession,
+    VoiceDetection,
 )
 from app.controller.states import ModelState, RecordState
 from app.engine.types import DecodeOptions
@@ -44,7 +45,7 @@ class DictationController(QObject):
         factory: DictationFactory,
         models: ModelManager,
         history: HistoryStore,
-        request_options: Callable[[], tuple[AudioSource, DecodeOptions, float]],
+        request_options: Callable[[], tuple[AudioSource, DecodeOptions, VoiceDetection]],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -112,10 +113,10 @@ class DictationController(QObject):
         return self._session is not None
 
     def _open_session(self) -> None:
-        source, options, vad = self._request_options()
+        source, options, voice = self._request_options()
         engine = self._models.engine
         assert engine is not None
-        request = DictationRequest(engine, self.source_override or source, options, vad)
+        request = DictationRequest(engine, self.source_override or source, options, voice)
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
         try:

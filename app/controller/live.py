@@ -53,7 +53,11 @@ class LiveSession:
         )
         options = DictationOptions(
             policy=PolicyOptions(decode=decode),
-            vad=VadOptions(threshold=vad_threshold(request.vad_sensitivity)),
+            vad=VadOptions(
+                threshold=vad_threshold(request.voice.sensitivity),
+                min_silence_s=request.voice.min_silence_s,
+                speech_pad_s=request.voice.speech_pad_s,
+            ),
             realtime=request.source.replay_file is None or request.source.realtime,
         )
         # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.

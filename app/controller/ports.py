@@ -128,11 +128,22 @@ class AudioSource:
 
 
 @dataclass(frozen=True)
+class VoiceDetection:
+    """Utterance segmentation chosen in the settings: `sensitivity` 0..1 (higher hears quieter
+    speech), `min_silence_s` (a pause this long ends an utterance), `speech_pad_s` (audio kept
+    before speech), in seconds."""
+
+    sensitivity: float = 0.5
+    min_silence_s: float = 0.5
+    speech_pad_s: float = 0.3
+
+
+@dataclass(frozen=True)
 class DictationRequest:
     engine: Engine
     source: AudioSource
     options: DecodeOptions
-    vad_sensitivity: float = 0.5
+    voice: VoiceDetection = VoiceDetection()
 
 
 class DictationSession(Protocol):

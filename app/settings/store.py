@@ -158,6 +158,10 @@ def _validate(settings: Settings) -> None:
         raise SettingsError("file_beam_size must be 1..16")
     if not 0.0 <= settings.dictation.vad_sensitivity <= 1.0:
         raise SettingsError("vad_sensitivity must be 0..1")
+    if not 0.2 <= settings.dictation.min_silence_s <= 3.0:
+        raise SettingsError("min_silence_s must be 0.2..3 seconds")
+    if not 0.0 <= settings.dictation.speech_pad_s <= 1.0:
+        raise SettingsError("speech_pad_s must be 0..1 seconds")
     if settings.output.mode not in OUTPUT_MODES:
         raise SettingsError(f"unknown output mode {settings.output.mode!r}")
     if settings.output.hotkey_mode not in HOTKEY_MODES:

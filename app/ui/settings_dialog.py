@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -151,6 +152,18 @@ class SettingsDialog(QDialog):
         layout.addStretch(1)
         return tab
 
+    @staticmethod
+    def _seconds(parent: QWidget, name: str, low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
+        box = QDoubleSpinBox(parent)
+        box.setAccessibleName(name)
+        box.setRange(low, high)
+        box.setSingleStep(0.1)
+        box.setDecimals(1)
+        box.setSuffix(" s")
+        box.setValue(value)
+        box.setToolTip(tip)
+        return box
+
     def _dictation_tab(self) -> QWidget:
         tab = QWidget(self)
         self.device = QComboBox(tab)
@@ -164,12 +177,20 @@ class SettingsDialog(QDialog):
         self.vad.setRange(0, 100)
         self.vad.setValue(round(self.settings.dictation.vad_sensitivity * 100))
         self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
+        self.min_silence = self._seconds(tab, "Pause that ends a sentence", 0.2, 3.0,
+                                         self.settings.dictation.min_silence_s,
+                                         "Text is committed after a pause this long; longer waits out thinking pauses")
+        self.speech_pad = self._seconds(tab, "Audio kept before speech", 0.0, 1.0,
+                                        self.settings.dictation.speech_pad_s,
+                                        "Keeps soft first sounds that voice detection hears late")
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(self.settings.window.close_to_tray)
         form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)
+        form.addRow("Pause that ends a sentence", self.min_silence)
+        form.addRow("Audio kept before speech", self.speech_pad)
         form.addRow("Window", self.close_to_tray)
         layout = QVBoxLayout(tab)
         layout.addLayout(form)
@@ -272,6 +293,8 @@ class SettingsDialog(QDialog):
         settings.decode.file_beam_size = self.beam.value()
         settings.dictation.input_device = self.device.currentData()
         settings.dictation.vad_sensitivity = self.vad.value() / 100
+        settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
+        settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.window.close_to_tray = self.close_to_tray.isChecked()
         settings.output = self.output_page.collect()
         return settings

@@ -19,6 +19,7 @@ def test_settings_round_trip(tmp_path: Path) -> None:
     settings.decode.language = "de"
     settings.decode.initial_prompt = "Kubernetes, Grafana"
     settings.dictation.vad_sensitivity = 0.8
+    settings.dictation.min_silence_s = 1.2
     settings.window.close_to_tray = True
     store.save(settings)
 
@@ -42,6 +43,7 @@ def test_missing_file_gives_defaults_without_notice(tmp_path: Path) -> None:
         'version = 1\n[model]\nprecision = "float128"\n',
         "version = 1\n[model]\nname = 42\n",
         "version = 99\n",
+        "version = 1\n[dictation]\nmin_silence_s = 10.0\n",
         "\xff\xfe garbage",
     ],
 )

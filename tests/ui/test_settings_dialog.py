@@ -74,3 +74,40 @@ def test_a_failed_reload_keeps_the_working_model(qtbot, parts) -> None:
     assert window.notice.label.text().endswith("Still using tiny.en.")
     assert window.model_label.text() == "Model tiny.en"
     assert window.record_bar.title.text() == "Ready"
+
+
+def test_pause_and_padding_settings_reach_the_next_dictation(qtbot, parts) -> None:
+    """The dictation tab's pause and padding are saved, and the next session's voice detection
+    uses them (the real factory runs; the test only records the sessions it opens)."""
+    import dataclasses
+
+    from gui_helpers import DATA
+
+    from app.composition import open_dictation
+    from app.controller.ports import AudioSource
+    from app.controller.states import RecordState
+
+    sessions = []
+
+    def recording_factory(request, emit):  # type: ignore[no-untyped-def]
+        sessions.append(open_dictation(request, emit))
+        return sessions[-1]
+
+    window = open_window(qtbot, dataclasses.replace(parts, dictation_factory=recording_factory))
+    wait_model_ready(qtbot, window)
+    dialog = SettingsDialog(window.controller, window)
+    qtbot.addWidget(dialog)
+    assert dialog.min_silence.value() == 0.5 and dialog.speech_pad.value() == 0.3  # the defaults
+    dialog.min_silence.setValue(1.2)
+    dialog.speech_pad.setValue(0.4)
+    dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
+    on_disk = tomllib.loads(parts.settings_store.path.read_text())
+    assert on_disk["dictation"]["min_silence_s"] == 1.2 and on_disk["dictation"]["speech_pad_s"] == 0.4
+
+    window.controller.dictation.source_override = AudioSource(replay_file=DATA / "espeak_meeting.wav", realtime=False)
+    window.record_bar.button.click()
+    qtbot.waitUntil(lambda: window.controller.dictation.state == RecordState.IDLE, timeout=120_000)
+    [session] = sessions
+    vad = session._worker.options.vad  # what the worker's voice detection runs with
+    assert (vad.min_silence_s, vad.speech_pad_s) == (1.2, 0.4)
+    assert "meeting" in window.transcript.committed_text.lower()
