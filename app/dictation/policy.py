@@ -73,7 +73,10 @@ class PolicyOptions:
     `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
     . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
     continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
-    with the rest of the sentence it writes "ask not"). 0 commits at every pause."""
+    with the rest of the sentence it writes "ask not"). 0 commits at every pause.
+    `hold_max_speech_s`: only utterances with at most this much speech are held: a short fragment
+    is what Whisper misreads without the rest of its sentence, and each held utterance that does
+    not resume commits `hold_unfinished_s` later (a longer one carries its own context)."""
 
     step_s: float = 0.5
     compute_share: float = 0.45
@@ -83,6 +86,7 @@ class PolicyOptions:
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
     hold_unfinished_s: float = 0.5
+    hold_max_speech_s: float = 2.5
     prompt_tokens: int = 0
     decode: DecodeOptions = field(default_factory=streaming_decode_options)
     guards: GuardOptions = field(default_factory=GuardOptions)

@@ -181,7 +181,9 @@ class DictationWorker:
     def _ends_mid_sentence(self, end: int) -> bool:
         """Decode up to the end of speech (unless the speculative final decode already did) and
         say whether its text stops mid-sentence, so the utterance should be held open."""
-        if self.options.policy.hold_unfinished_s <= 0 or self.state is not WorkerState.RUNNING:
+        policy = self.options.policy
+        short = end - self._speech_start <= policy.hold_max_speech_s * SAMPLE_RATE
+        if policy.hold_unfinished_s <= 0 or not short or self.state is not WorkerState.RUNNING:
             return False
         if self.policy.last_decode_end != end:
             self._decode(end)

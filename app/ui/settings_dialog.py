@@ -158,7 +158,7 @@ class SettingsDialog(QDialog):
         box.setAccessibleName(name)
         box.setRange(low, high)
         box.setSingleStep(0.1)
-        box.setDecimals(1)
+        box.setDecimals(2)  # as stored: a hand-edited 0.25 must not turn into 0.3 on OK
         box.setSuffix(" s")
         box.setValue(value)
         box.setToolTip(tip)
