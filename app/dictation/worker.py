@@ -158,11 +158,11 @@ class DictationWorker:
         return max(0, min(self.policy.keep_from(self.vad.processed), lookback))
 
     def _on_vad(self, event: VadEvent) -> None:
-        if event.kind is VadEventKind.START and not self._in_utterance and self._held is not None:
-            self._held = None  # speech resumed mid-sentence: the same utterance and window go on
+        if event.kind is VadEventKind.START and not self._in_utterance:
             self._in_utterance = True
-        elif event.kind is VadEventKind.START and not self._in_utterance:
-            self._in_utterance = True
+            if self._held is not None:  # speech resumed mid-sentence: the same utterance goes on
+                self._held = None
+                return
             self._utterance += 1
             self._speech_start = event.raw_index
             self._utterance_had_text = False

@@ -29,7 +29,7 @@ class GraphBuilder:
         self.inputs: list[onnx.ValueInfoProto] = []
         self.outputs: list[onnx.ValueInfoProto] = []
         self._counter = 0
-        self._const_names: set[str] = set()
+        self._consts: dict[str, NDArray[Any]] = {}
 
     def fresh(self, hint: str) -> str:
         self._counter += 1
@@ -44,9 +44,12 @@ class GraphBuilder:
     def const(self, name: str, array: NDArray[Any]) -> str:
         """Add an initializer kept in its own dtype (shapes, indices); a name already added is
         reused as it is (callers name shared constants by what they hold)."""
-        if name not in self._const_names:
-            self._const_names.add(name)
-            self.initializers.append(numpy_helper.from_array(np.asarray(array), name))
+        value = np.asarray(array)
+        if name in self._consts:
+            assert np.array_equal(self._consts[name], value), f"constant {name!r} reused with another value"
+            return name
+        self._consts[name] = value
+        self.initializers.append(numpy_helper.from_array(value, name))
         return name
 
     def op(self, op_type: str, inputs: list[str], n_out: int = 1, domain: str = "", **attrs: Any) -> list[str]:
