@@ -97,9 +97,11 @@ class ModelCatalog:
         cpu_only = "8-bit dynamic quantization runs on the CPU provider only"
         unsupported: dict[Precision, str] = {
             "cpu": {},
-            "cuda": {Precision.INT8: cpu_only},
-            "directml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
-            "coreml": {Precision.INT8: cpu_only, Precision.INT4: "4-bit runs on CPU and CUDA only"},
+            "cuda": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only},
+            "directml": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only,
+                         Precision.INT4: "4-bit runs on CPU and CUDA only"},
+            "coreml": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only,
+                       Precision.INT4: "4-bit runs on CPU and CUDA only"},
         }.get(provider or "cpu", {})
         return {p: unsupported.get(p) for p in Precision}
 

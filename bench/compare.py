@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 @dataclass(frozen=True)
 class Config:
     engine: str  # "earshot" or "faster-whisper"
-    precision: str  # earshot: fp32/int8/int4/auto; faster-whisper: float32/int8
+    precision: str  # earshot: a Precision value (fp32, int8-accurate, auto, ...); faster-whisper: float32/int8
     beam: int
 
     @property
@@ -196,7 +196,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
-    parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int4", "auto"])
+    parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int8-accurate", "int4", "auto"])
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--from-json", type=Path, nargs="+", default=None,
                         help="re-render tables and charts from stored results (bench/results/compare-*.json)")

@@ -7,7 +7,7 @@ import argparse
 from app.engine.types import Precision
 
 # The choices a user picks from; `auto` may resolve to a mixed recipe (see app.engine.loader).
-USER_PRECISIONS = [p.value for p in (Precision.AUTO, Precision.FP32, Precision.FP16, Precision.INT8, Precision.INT4)]
+USER_PRECISIONS = [p.value for p in Precision]
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:

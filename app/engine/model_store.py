@@ -203,7 +203,7 @@ def _copy_model_folder(src: Path, dst: Path) -> None:
 
 def _entry_name(precision: Precision) -> str:
     """`<precision>-v<converter version>`, plus the int8 weight encoding where the graphs hold one."""
-    tag = weight_encoding_tag() if precision in (Precision.INT8, Precision.INT4) else ""
+    tag = weight_encoding_tag() if precision.quantized else ""
     return f"{precision.value}-v{CONVERTER_VERSION}{tag}"
 
 

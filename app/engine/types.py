@@ -28,7 +28,13 @@ class Precision(enum.Enum):
     FP32 = "fp32"
     FP16 = "fp16"
     INT8 = "int8"
+    INT8_ACCURATE = "int8-accurate"
     INT4 = "int4"
+
+    @property
+    def quantized(self) -> bool:
+        """Graphs derived from the fp32 ones by weight quantization (see convert/quantize.py)."""
+        return self in (Precision.INT8, Precision.INT8_ACCURATE, Precision.INT4)
 
 
 class CancelledError(Exception):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 SETTINGS_VERSION = 1
 
-PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int4")
+PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int4")
 """Precision choices offered to the user, in menu order."""
 TASKS: tuple[str, ...] = ("transcribe", "translate")
 DEFAULT_MODEL = "tiny.en"

@@ -64,3 +64,15 @@ def test_precisions_a_provider_cannot_run_are_disabled_with_the_reason(dialog, m
     assert dialog.precision.currentData() == "auto"  # a disabled choice is never kept selected
     assert model.item(dialog.precision.findData("fp16")).isEnabled()
     assert model.item(0).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_every_precision_the_engine_builds_is_offered(dialog) -> None:
+    """The settings' list (plain strings: the settings package does not import the engine) names
+    every precision the engine converts, each with a label and a tip, in the same order as `--precision`."""
+    offered = [dialog.precision.itemData(i) for i in range(dialog.precision.count())]
+    assert offered == [p.value for p in Precision]
+    model = dialog.precision.model()
+    assert isinstance(model, QStandardItemModel)
+    accurate = model.item(offered.index("int8-accurate"))
+    assert accurate.isEnabled() and "full-precision" in accurate.toolTip()
+    assert all(dialog.precision.itemText(i) for i in range(dialog.precision.count()))

@@ -39,7 +39,7 @@ def convert(weights: WhisperWeights, precision: Precision, out_dir: Path, source
 
     facts = ModelFacts.from_weights(weights, precision.value, source)
     dtype: type[np.floating[Any]] = np.float16 if precision is Precision.FP16 else np.float32
-    quantized = precision in (Precision.INT8, Precision.INT4)
+    quantized = precision.quantized
     encoder = build_encoder(weights, dtype, stem_as_matmuls=quantized)
     decoder = build_decoder(weights, dtype, separate_projection=quantized)
     if quantized:

@@ -7,6 +7,8 @@ WER of fp32 and 9 of 10 clips identical (bench/compare.py).
 Decoder (bandwidth-bound: one row per step): MatMulNBits, blocks of 32, accuracy_level 4 (int8
 compute): 8-bit for `int8` (near-exact), 4-bit for `int4` (fastest, less accurate).
 At 8 bits the token embedding reads the vocabulary projection's blocks (`share_embedding`).
+`int8-accurate` keeps the fp16 embedding table instead and rescores each step's leading
+candidates against it (`rescore_top_logits`): the word choice is made on exact logits.
 """
 
 from __future__ import annotations
@@ -67,11 +69,51 @@ def share_embedding(decoder: onnx.ModelProto) -> onnx.ModelProto:
     return decoder
 
 
+RESCORED_CANDIDATES = 16
+"""Candidates per step whose logits `int8-accurate` recomputes: beam search reads beam + 1 per row
+(at most 6 at beam 5), greedy one; 8-bit logits differ from exact ones by far less than the gap
+from 1st to 16th."""
+
+
+def rescore_top_logits(decoder: onnx.ModelProto, k: int = RESCORED_CANDIDATES) -> onnx.ModelProto:
+    """Replace the `k` largest 8-bit logits per row by exact ones from the fp16 embedding table.
+
+    The vocabulary projection's 8-bit error moves logits by a few hundredths, enough to swap
+    near-ties (base: "!" for "." on the falsetto clip); the rows of the k leading tokens, widened
+    to fp32 and multiplied by the final state ([batch, state] float32), give exactly the fp32
+    graph's logits for them. Cost: one TopK over the vocabulary and a [k, state] product per step.
+    """
+    graph = decoder.graph
+    proj = next(n for n in graph.node if n.op_type == "MatMulNBits" and n.input[1].startswith("decoder.projection_t"))
+    output = next(n for n in graph.node if n.op_type == "Identity" and n.output[0] == "logits")
+    assert output.input[0] == proj.output[0], "the projection must feed the logits output directly"
+    last, approx = proj.input[0], proj.output[0]  # [batch, state], [batch, vocab] float32
+    graph.initializer.append(numpy_helper.from_array(np.array([k], dtype=np.int64), "rescore.k"))
+    graph.initializer.append(numpy_helper.from_array(np.array([-1], dtype=np.int64), "rescore.last_axis"))
+    nodes = [
+        helper.make_node("TopK", [approx, "rescore.k"], ["rescore.values", "rescore.tokens"], axis=-1),
+        helper.make_node("Gather", ["decoder.embeddings_fp16", "rescore.tokens"], ["rescore.rows_fp16"]),
+        helper.make_node("Cast", ["rescore.rows_fp16"], ["rescore.rows"], to=onnx.TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", [last, "rescore.last_axis"], ["rescore.state"]),  # [batch, state, 1]
+        helper.make_node("MatMul", ["rescore.rows", "rescore.state"], ["rescore.exact_col"]),  # [batch, k, 1]
+        helper.make_node("Squeeze", ["rescore.exact_col", "rescore.last_axis"], ["rescore.exact"]),
+        helper.make_node("ScatterElements", [approx, "rescore.tokens", "rescore.exact"], ["rescore.logits"], axis=1),
+    ]
+    index = list(graph.node).index(output)
+    for offset, node in enumerate(nodes):
+        node.name = node.output[0].replace(".", "_")
+        graph.node.insert(index + offset, node)
+    output.input[0] = "rescore.logits"
+    return decoder
+
+
 def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto,
                   precision: Precision) -> tuple[onnx.ModelProto, onnx.ModelProto]:
-    """(encoder, decoder) fp32 graphs -> their `precision` (INT8 or INT4) versions."""
+    """(encoder, decoder) fp32 graphs -> their `precision` (INT8, INT8_ACCURATE or INT4) versions."""
     bits = 4 if precision is Precision.INT4 else 8
     decoder = _matmul_nbits(decoder, bits)
-    if bits == 8:
+    if precision is Precision.INT8:
         decoder = share_embedding(decoder)
+    elif precision is Precision.INT8_ACCURATE:
+        decoder = rescore_top_logits(decoder)
     return quantize_rows(encoder, signed_weights_exact(), keep_float=ENCODER_FLOAT_WEIGHTS), decoder
