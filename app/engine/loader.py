@@ -13,8 +13,12 @@ from app.engine.types import Precision
 
 # From bench/compare.py on the 2-core reference machine (README "Performance"): int8 (per-row
 # int8 encoder, 8-bit decoder) keeps fp32's WER on the English clips (tiny.en 5.59 %, 9 of 10
-# clips token-identical) at about 0.55x faster-whisper int8's time; int4 is 8 % faster still
-# but its WER is 2.8 points higher (8.38 %), past the 0.5-point budget, so auto does not pick it.
+# clips token-identical; base 12.29 against fp32's 11.73 and faster-whisper int8's 12.85) at
+# about 0.5x faster-whisper int8's time on tiny.en and 0.42x on base. int4 is faster still but
+# loses 1.7 WER points on tiny.en, past the 0.5-point budget. int8-accurate chooses words on exact
+# scores (base: 9 of 10 clips identical to fp32 against int8's 8) with the same WER, but it is
+# slower (tiny.en greedy 2 %, beam 5 12 %) and holds the fp16 embedding table too (tiny.en peak
+# RSS 283 against 266 MB; faster-whisper int8 271-290 MB): the choice for fp32's text, not the default.
 AUTO_CPU_PRECISION = Precision.INT8
 AUTO_GPU_PRECISION = Precision.FP16
 
