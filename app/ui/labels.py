@@ -8,7 +8,7 @@ PRECISION_TIPS = {
     "fp16": "Half precision: fast on GPUs; on a CPU it is emulated and slower",
     "int8": "8-bit weights: smaller and faster on CPUs, slightly less accurate",
     "int8-accurate": "8-bit weights, each word chosen on full-precision scores: closest to fp32 "
-                     "at nearly int8's speed, with about 40-50 MB more memory",
+                     "at nearly int8's speed, with a little more memory",
     "int4": "4-bit weights: the smallest; a little more accuracy is lost",
 }
 PRECISION_LABELS = {
@@ -16,7 +16,7 @@ PRECISION_LABELS = {
     "fp32": "fp32 — full precision",
     "fp16": "fp16 — half precision",
     "int8": "int8 — 8-bit weights",
-    "int8-accurate": "int8 accurate — 8-bit weights, exact word choice",
+    "int8-accurate": "int8 accurate — 8-bit weights, full-precision word choice",
     "int4": "int4 — 4-bit weights",
 }
 
