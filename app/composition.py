@@ -94,14 +94,14 @@ class ModelCatalog:
         return list(available_providers())
 
     def precision_support(self, provider: str | None) -> dict[Precision, str | None]:
-        cpu_only = "8-bit dynamic quantization runs on the CPU provider only"
+        reason = "8-bit dynamic quantization runs on the CPU provider only"
+        cpu_only = {Precision.INT8: reason, Precision.INT8_ACCURATE: reason}
+        no_4bit = {Precision.INT4: "4-bit runs on CPU and CUDA only"}
         unsupported: dict[Precision, str] = {
             "cpu": {},
-            "cuda": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only},
-            "directml": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only,
-                         Precision.INT4: "4-bit runs on CPU and CUDA only"},
-            "coreml": {Precision.INT8: cpu_only, Precision.INT8_ACCURATE: cpu_only,
-                       Precision.INT4: "4-bit runs on CPU and CUDA only"},
+            "cuda": cpu_only,
+            "directml": cpu_only | no_4bit,
+            "coreml": cpu_only | no_4bit,
         }.get(provider or "cpu", {})
         return {p: unsupported.get(p) for p in Precision}
 

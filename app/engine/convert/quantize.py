@@ -71,14 +71,15 @@ def share_embedding(decoder: onnx.ModelProto) -> onnx.ModelProto:
 
 RESCORED_CANDIDATES = 16
 """Candidates per step whose logits `int8-accurate` recomputes: beam search reads beam + 1 per row
-(at most 6 at beam 5), greedy one; 8-bit logits differ from exact ones by far less than the gap
-from 1st to 16th."""
+(at most 6 at beam 5), greedy one. Teacher-forced steps over the espeak clips: the 8-bit logits'
+largest error over the vocabulary was 0.39 (tiny.en) and 0.65 (base), the exact gap from the 1st
+to the 16th logit at least 4.5 and 2.3, so the true leader is always among the 16."""
 
 
 def rescore_top_logits(decoder: onnx.ModelProto, k: int = RESCORED_CANDIDATES) -> onnx.ModelProto:
     """Replace the `k` largest 8-bit logits per row by exact ones from the fp16 embedding table.
 
-    The vocabulary projection's 8-bit error moves logits by a few hundredths, enough to swap
+    The vocabulary projection's 8-bit error moves logits by up to a few tenths, enough to swap
     near-ties (base: "!" for "." on the falsetto clip); the rows of the k leading tokens, widened
     to fp32 and multiplied by the final state ([batch, state] float32), give exactly the fp32
     graph's logits for them. Cost: one TopK over the vocabulary and a [k, state] product per step.
