@@ -173,7 +173,10 @@ def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], N
     return LiveSession(request, emit)
 
 
-def list_input_devices() -> list[InputDevice]:
+def list_input_devices(rescan: bool = False) -> list[InputDevice]:
     from app.audio.capture import list_input_devices as real_list
+    from app.audio.capture import rescan_devices
 
+    if rescan:
+        rescan_devices()
     return [InputDevice(d.name, d.is_default) for d in real_list()]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,8 @@ from app.settings.history import HistoryStore
 from app.settings.model import Settings
 from app.settings.store import SettingsStore
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class AppParts:
@@ -48,14 +51,18 @@ class AppController(QObject):
     settings_changed = Signal(object)  # Settings
     notice = Signal(str)  # a message the window shows once (e.g. a corrupt settings file)
     history_changed = Signal()
+    _history_stored = Signal()  # from the history's writer thread: queued writes reached the disk
 
     def __init__(self, parts: AppParts, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.parts = parts
         loaded = parts.settings_store.load()
         self.settings: Settings = loaded.settings
-        self.startup_notice = loaded.notice
+        notices = [n for n in (loaded.notice, parts.history.notice) if n]
+        self.startup_notice = " ".join(notices) or None
         self.history = parts.history
+        self._history_stored.connect(self.history_changed)
+        parts.history.on_stored = self._history_stored.emit
         self.models = ModelManager(parts.engine_loader, self)
         self.dictation = DictationController(
             parts.dictation_factory, self.models, parts.history, self._dictation_request, self
@@ -112,10 +119,13 @@ class AppController(QObject):
             initial_prompt=decode.initial_prompt or None,
         )
 
-    def input_devices(self) -> list[InputDevice]:
+    def input_devices(self, rescan: bool = False) -> list[InputDevice]:
+        """The input devices; `rescan` makes PortAudio look again (a sound server started
+        later, a microphone plugged in): only while no dictation holds a stream open."""
         try:
-            return self.parts.devices()
+            return self.parts.devices(rescan and not self.dictation.active)
         except Exception:  # no PortAudio: the picker is just empty; recording says why
+            log.exception("Could not list the input devices")
             return []
 
     def set_input_device(self, name: str | None) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 
-from app.audio.capture import MicrophoneCapture
+from app.audio.capture import AudioDeviceError, MicrophoneCapture, rescan_devices
 from app.audio.replay import ReplaySource
 from app.audio.vad import VadOptions
 from app.controller.ports import (
@@ -22,6 +23,8 @@ from app.dictation.events import EventType
 from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
 from app.dictation.worker import DictationOptions, DictationWorker
+
+log = logging.getLogger(__name__)
 
 LEVEL_WINDOW_S = 0.05
 """The level meter shows the peak of the newest 50 ms of audio."""
@@ -43,9 +46,15 @@ def vad_threshold(sensitivity: float) -> float:
 class LiveSession:
     """One dictation session on the real worker; events go to `emit` from its thread."""
 
-    def __init__(self, request: DictationRequest, emit: Callable[[DictationEvent], None]) -> None:
+    def __init__(
+        self,
+        request: DictationRequest,
+        emit: Callable[[DictationEvent], None],
+        source: MicrophoneCapture | ReplaySource | None = None,
+    ) -> None:
+        """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
-        self._source = open_source(request.source)
+        self._source = source or open_source(request.source)
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -112,4 +121,8 @@ def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
     """The capture device, or the file replayed through the same ring (tests, `--replay`)."""
     if source.replay_file is not None:
         return file_source(source.replay_file, realtime=source.realtime)
+    try:  # PortAudio lists devices once: see a sound server or microphone that came later
+        rescan_devices()
+    except AudioDeviceError:
+        log.exception("Could not rescan the audio devices")  # microphone_source says why, below
     return microphone_source(source.device)

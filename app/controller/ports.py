@@ -174,7 +174,8 @@ class InputDevice:
     is_default: bool = False
 
 
-DeviceLister = Callable[[], list[InputDevice]]
+DeviceLister = Callable[[bool], list[InputDevice]]
+"""Lists input devices; with True, PortAudio enumerates them again first."""
 
 
 # --- files --------------------------------------------------------------------------------

@@ -134,6 +134,8 @@ class MainWindow(QMainWindow):
     def _on_record_state(self, state: RecordState, reason: str) -> None:
         self.record_bar.set_state(state, reason)
         self.actions_["record"].setText("&Stop dictation" if state.is_active else "&Record")
+        if state == RecordState.ERROR:  # a device was lost or missing: list what is there now
+            self._refresh_devices(rescan=True)
 
     def _on_model_state(self, state: ModelState) -> None:
         if state == ModelState.LOADING:
@@ -169,9 +171,9 @@ class MainWindow(QMainWindow):
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
-    def _refresh_devices(self) -> None:
+    def _refresh_devices(self, rescan: bool = False) -> None:
         self.record_bar.set_devices(
-            self.controller.input_devices(), self.controller.settings.dictation.input_device
+            self.controller.input_devices(rescan), self.controller.settings.dictation.input_device
         )
 
     # --- commands (menus, buttons, tray) ---------------------------------------------

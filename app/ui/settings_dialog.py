@@ -169,7 +169,7 @@ class SettingsDialog(QDialog):
         self.device = QComboBox(tab)
         self.device.setAccessibleName("Input device")
         self.device.addItem("System default microphone", None)
-        for device in self.controller.input_devices():
+        for device in self.controller.input_devices(rescan=True):  # a microphone plugged in since
             self.device.addItem(device.name, device.name)
         self._select(self.device, self.settings.dictation.input_device)
         self.vad = QSlider(Qt.Orientation.Horizontal, tab)
