@@ -85,6 +85,8 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.jobs.shutdown()
+        if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
+            log.warning("%d history writes are left in the journal", self.history.pending)
 
     # --- settings --------------------------------------------------------------------
 
