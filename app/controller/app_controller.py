@@ -25,6 +25,7 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
 from app.settings.model import Settings
@@ -45,6 +46,8 @@ class AppParts:
     exporter: TranscriptExporter
     catalog: ModelCatalog
     devices: DeviceLister
+    recovery_dir: Path | None = None
+    """Where dictations journal their audio for crash recovery (None: the user data dir's)."""
 
 
 class AppController(QObject):
@@ -75,6 +78,9 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.recovery_root = parts.recovery_dir or recovery_dir()
+        self.dictation.recovery_dir = self.recovery_root
+        self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
         self.dictation.history_changed.connect(self.history_changed)
 
     def start(self) -> None:
@@ -136,6 +142,35 @@ class AppController(QObject):
             settings.dictation.input_device = name
             self.apply_settings(settings)
 
+    # --- crash recovery -----------------------------------------------------------------
+
+    def leftover_audio(self) -> list[LeftoverAudio]:
+        """Audio of dictations that were killed before it was transcribed (oldest first)."""
+        try:
+            return find_leftovers(self.recovery_root)
+        except OSError:
+            log.exception("Could not look for dictation audio to recover in %s", self.recovery_root)
+            return []
+
+    def recover(self, leftover: LeftoverAudio) -> None:
+        """Transcribe it as a file job (the text lands in the History); the journal is
+        deleted once the job is done."""
+        wav = leftover.write_wav(self.recovery_root / f"Recovered dictation {leftover.folder.name[8:23]}.wav")
+        for job in self.jobs.add([wav]):
+            self._recovering[job.id] = (leftover, wav)
+
+    def discard_leftover(self, leftover: LeftoverAudio) -> None:
+        leftover.discard()
+
+    def _finish_recovery(self, job: object) -> None:
+        entry = self._recovering.pop(getattr(job, "id", -1), None)
+        if entry is None:
+            return
+        leftover, wav = entry
+        wav.unlink(missing_ok=True)
+        if getattr(job, "transcript", None) is not None:
+            leftover.discard()  # its text is in the History now; a failed job keeps it for later
+
     # --- files ------------------------------------------------------------------------
 
     def add_files(self, paths: list[Path]) -> int:
@@ -165,3 +200,4 @@ class AppController(QObject):
                 EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text
             )
             self.history_changed.emit()
+        self._finish_recovery(job)

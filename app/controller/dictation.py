@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
@@ -68,6 +69,8 @@ class DictationController(QObject):
         self.reason = ""
         self.source_override: AudioSource | None = None
         """Replaces the configured source (tests and `--replay` use a file here)."""
+        self.recovery_dir: Path | None = None
+        """Where sessions journal their audio for crash recovery (None = they don't)."""
         self._level_timer = QTimer(self, interval=LEVEL_POLL_MS)
         self._level_timer.timeout.connect(self._poll_level)
         self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
@@ -123,7 +126,7 @@ class DictationController(QObject):
         source, options, voice = self._request_options()
         engine = self._models.engine
         assert engine is not None
-        request = DictationRequest(engine, self.source_override or source, options, voice)
+        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir)
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
         try:

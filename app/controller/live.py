@@ -18,6 +18,7 @@ from app.controller.ports import (
     DictationEventKind,
     DictationRequest,
 )
+from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
 from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
@@ -55,6 +56,7 @@ class LiveSession:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
         self._source = source or open_source(request.source)
+        self._journal = AudioJournal(request.recovery_dir) if request.recovery_dir is not None else None
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -68,6 +70,7 @@ class LiveSession:
                 speech_pad_s=request.voice.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
+            audio_tap=self._journal,
         )
         # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.
         decoder = cast(WindowDecoder, request.engine)
@@ -78,6 +81,8 @@ class LiveSession:
             self._worker.start()
         except Exception:  # the microphone would not start: do not leave the worker waiting
             self._worker.cancel()
+            if self._journal is not None:
+                self._journal.discard()
             raise
 
     def stop(self) -> None:
@@ -95,6 +100,9 @@ class LiveSession:
         return max(_newest_peak(self._worker.timeline.ring), _newest_peak(self._source.ring))
 
     def _forward(self, event: WorkerEvent) -> None:
+        """Worker thread. Committed text is stored by `emit`; only then is its audio let go."""
+        if event.type is EventType.SUMMARY:
+            self._end_journal()
         self._emit(
             DictationEvent(
                 kind=_KINDS[event.type],
@@ -105,6 +113,21 @@ class LiveSession:
                 latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
             )
         )
+        if self._journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
+            self._journal.mark_committed(event.audio_end_s)
+
+    def _end_journal(self) -> None:
+        """The session is over: its audio is transcribed (or abandoned by cancel) unless the
+        worker failed; then the journal stays for the next start to offer."""
+        if self._journal is None:
+            return
+        try:
+            if self._worker.failure is None:
+                self._journal.discard()
+            else:
+                self._journal.close()
+        except OSError:
+            log.exception("Could not close the dictation audio journal %s", self._journal.folder)
 
 
 def _newest_peak(ring: Any) -> float:

@@ -140,10 +140,13 @@ class VoiceDetection:
 
 @dataclass(frozen=True)
 class DictationRequest:
+    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't)."""
+
     engine: Engine
     source: AudioSource
     options: DecodeOptions
     voice: VoiceDetection = VoiceDetection()
+    recovery_dir: Path | None = None
 
 
 class DictationSession(Protocol):

@@ -28,6 +28,7 @@ from app.ui.jobs_panel import JobsPanel
 from app.ui.labels import provider_label
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
+from app.ui.recovery_bar import RecoveryBar
 from app.ui.theme import apply_theme
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
@@ -54,11 +55,13 @@ class MainWindow(QMainWindow):
         self._refresh_devices()
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
+        self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
 
     def _build(self) -> None:
         self.record_bar = RecordBar(self)
         self.record_bar.setObjectName("recordBar")
         self.notice = NoticeBar(self)
+        self.recovery = RecoveryBar(self.controller, self.notice, self)
         self.transcript = TranscriptView(self)
         self.transcript.setObjectName("transcript")
         self.transcript.setAcceptDrops(False)  # drops go to the window: they are files
@@ -75,6 +78,7 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.record_bar)
         layout.addWidget(self.notice)
+        layout.addWidget(self.recovery)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
         self.history_panel = HistoryPanel(self.controller.history, self)
