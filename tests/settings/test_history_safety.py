@@ -96,6 +96,9 @@ def test_writes_while_locked_are_queued_then_stored_in_order(tmp_path: Path) -> 
         assert [e.text for e in HistoryStore(db).search()] == [""]  # not stored yet
     assert blocked_s < 2.0, "a locked database must not block the caller (the old code waited 5 s per write)"
     assert store.flush(30)
+    deadline = time.monotonic() + 10
+    while not stored and time.monotonic() < deadline:  # told from the writer thread, just after
+        time.sleep(0.01)
     assert stored and not store.journal.path.exists()
     again = HistoryStore(db)
     assert again.get(entry) is not None
