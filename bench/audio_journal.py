@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.dictation.audio_journal import AudioJournal, JournalOptions  # noqa: E402
+from app.dictation.audio_journal import AudioJournal, JournalOptions
 
 RATE = 16000
 
