@@ -6,14 +6,16 @@ nothing committed. Safe to call from any thread (one connection behind a lock; W
 Nothing is lost when another process locks the database: a write that finds it locked (after
 `BUSY_TIMEOUT_MS`, so no caller blocks for long) goes into memory and into an fsync'ed journal
 (`app.settings.write_journal`), and a writer thread stores the queue, in order, once the lock is
-gone; a journal left by a crash is replayed (exactly once) on the next start. A database that
-cannot be read is kept as `history.sqlite3.corrupt-<time>` and a new one is started; `notice`
+gone; reads show the queued writes on top of what is stored. A journal left by a crash is
+replayed (exactly once) on the next start. A database that cannot be read is kept as
+`history.sqlite3.corrupt-<time>` and a new one is started (`app.settings.history_db`); `notice`
 then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
 import enum
 import logging
 import sqlite3
@@ -26,30 +28,14 @@ from typing import Any
 
 import platformdirs
 
-from app.private_files import private_dir, private_file, tighten
+from app.settings.history_db import ensure_schema, is_busy, last_id, open_database
 from app.settings.write_journal import PendingWrite, WriteJournal
 
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 100
-"""How long one write waits for another process's lock before it is queued instead."""
 RETRY_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL,
-    title TEXT NOT NULL,
-    source TEXT NOT NULL DEFAULT '',
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    text TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated);
-CREATE TABLE IF NOT EXISTS applied_journal (uid TEXT PRIMARY KEY);
-"""
-_CORRUPT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _SQL = {
     "create": "INSERT INTO entries(id, kind, title, source, created, updated, text)"
     " VALUES (:id, :kind, :title, :source, :at, :at, :text)",
@@ -100,8 +86,9 @@ class HistoryStore:
         self._renamed: dict[int, int] = {}  # id handed out -> id stored (another writer took it)
         self._wake = threading.Event()
         self._closed = False
-        self._db = self._open()
-        self._next_id = self._last_id() + 1
+        self._db, self.notice = open_database(self.path)
+        self._schema_ready = ensure_schema(self._db)
+        self._next_id = last_id(self._db) + 1
         for orphan in WriteJournal.orphans_of(self.path):  # a crash left writes never stored
             self._adopted.append(orphan)
             self._pending.extend(orphan.read())
@@ -109,58 +96,6 @@ class HistoryStore:
         self._writer.start()
         if self._pending:
             self._wake.set()
-
-    # --- opening ---------------------------------------------------------------------
-
-    def _open(self) -> sqlite3.Connection:
-        private_dir(self.path.parent)
-        try:
-            return self._connect()
-        except sqlite3.DatabaseError as exc:
-            if exc.sqlite_errorcode & 0xFF not in _CORRUPT:
-                raise
-            log.exception("The history database %s is unreadable; starting a new one", self.path)
-        backup = self._keep_corrupt_file()
-        self.notice = (f"The history could not be read (the file is damaged). It was kept as {backup.name} "
-                       "and a new, empty history was started.")
-        return self._connect()
-
-    def _connect(self) -> sqlite3.Connection:
-        if self.path.exists():  # never open it ourselves: closing an fd drops SQLite's POSIX locks
-            tighten(self.path)
-        else:
-            private_file(self.path)  # 0600 before SQLite creates it; the -wal/-shm copy its mode
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        try:
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            checked = db.execute("PRAGMA quick_check").fetchone()
-            if checked is None or checked[0] != "ok":
-                raise _corrupt_error(f"quick_check: {checked}")
-            db.executescript(_SCHEMA)
-        except BaseException:
-            db.close()
-            raise
-        for suffix in ("-wal", "-shm"):
-            tighten(self.path.with_name(self.path.name + suffix))
-        return db
-
-    def _keep_corrupt_file(self) -> Path:
-        backup = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-        for suffix in ("", "-wal", "-shm"):
-            part = self.path.with_name(self.path.name + suffix)
-            if part.exists():
-                part.replace(backup.with_name(backup.name + suffix))
-                tighten(backup.with_name(backup.name + suffix))
-        return backup
-
-    def _last_id(self) -> int:
-        row = self._db.execute(
-            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'entries'), 0),"
-            " coalesce((SELECT max(id) FROM entries), 0))"
-        ).fetchone()
-        return int(row[0])
 
     # --- writes ------------------------------------------------------------------------
 
@@ -223,6 +158,9 @@ class HistoryStore:
         """One write in one transaction (with its journal mark); raises `_Locked`."""
         args = dict(write.args)
         args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
+        if not self._schema_ready and not ensure_schema(self._db):
+            raise _Locked
+        self._schema_ready = True
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -239,7 +177,7 @@ class HistoryStore:
                     self._db.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            if exc.sqlite_errorcode & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            if is_busy(exc):
                 raise _Locked from exc
             raise
 
@@ -294,34 +232,57 @@ class HistoryStore:
         except sqlite3.OperationalError:  # locked again: the marks are harmless, cleared next time
             log.exception("Could not clear the history journal marks")
 
-    # --- reads -------------------------------------------------------------------------
+    # --- reads (what is stored, with the queued writes applied on top) ---------------
 
     def get(self, entry_id: int) -> HistoryEntry | None:
         entry_id = self._renamed.get(entry_id, entry_id)
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, kind, title, source, created, updated, text FROM entries WHERE id = ?",
-                (entry_id,),
-            ).fetchone()
-        return _entry(row) if row else None
+        rows = self._select("WHERE id = ?", (entry_id,))
+        return next((e for e in self._with_pending(rows) if e.id == entry_id), None)
 
     def search(self, query: str = "", limit: int = 500) -> list[HistoryEntry]:
         """Newest first; `query` matches title or text, case-insensitively."""
-        pattern = f"%{query.strip()}%"
+        needle = query.strip()
+        rows = self._select("WHERE (title LIKE ? OR text LIKE ?) ORDER BY updated DESC, id DESC LIMIT ?",
+                            (f"%{needle}%", f"%{needle}%", limit))
+        found = [e for e in self._with_pending(rows)
+                 if needle.lower() in e.title.lower() or needle.lower() in e.text.lower()]
+        return found[:limit]
+
+    def _select(self, where: str, params: tuple[Any, ...]) -> list[HistoryEntry]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, kind, title, source, created, updated, text FROM entries"
-                " WHERE (title LIKE ? OR text LIKE ?) ORDER BY updated DESC, id DESC LIMIT ?",
-                (pattern, pattern, limit),
-            ).fetchall()
+            try:
+                rows = self._db.execute(
+                    f"SELECT id, kind, title, source, created, updated, text FROM entries {where}", params
+                ).fetchall()
+            except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
+                log.exception("Could not read the history")
+                rows = []
         return [_entry(row) for row in rows]
+
+    def _with_pending(self, entries: list[HistoryEntry]) -> list[HistoryEntry]:
+        """`entries` as they will be once the queued writes are stored (newest first)."""
+        with self._lock:
+            pending = list(self._pending)
+        if not pending:
+            return entries
+        by_id = {e.id: e for e in entries}
+        for write in pending:
+            args = write.args
+            entry_id = self._renamed.get(int(args["id"]), int(args["id"]))
+            entry = by_id.get(entry_id)
+            if write.op == "create":
+                by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
+                                               args["at"], args["at"], args["text"])
+            elif entry is None:
+                continue
+            elif write.op == "append":
+                by_id[entry_id] = dataclasses.replace(entry, text=entry.text + args["text"], updated=args["at"])
+            elif write.op == "set_text":
+                by_id[entry_id] = dataclasses.replace(entry, text=args["text"], updated=args["at"])
+            elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):
+                del by_id[entry_id]
+        return sorted(by_id.values(), key=lambda e: (e.updated, e.id), reverse=True)
 
 
 def _entry(row: tuple[int, str, str, str, float, float, str]) -> HistoryEntry:
     return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6])
-
-
-def _corrupt_error(message: str) -> sqlite3.DatabaseError:
-    error = sqlite3.DatabaseError(message)
-    error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
-    return error

@@ -134,6 +134,7 @@ def test_a_history_locked_by_another_process_loses_nothing_and_stop_still_works(
         shown = window.transcript.committed_text
         assert shown.strip() and window.controller.history.pending > 0
         assert [e.text for e in HistoryStore(parts.history.path).search()] in ([], [""])  # not stored yet
+        assert window.history_panel.list.count() == 1  # the History shows it from memory meanwhile
     finally:
         locker.stdin.write("\n")
         locker.stdin.flush()
