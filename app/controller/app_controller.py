@@ -147,6 +147,9 @@ class AppController(QObject):
     def leftover_audio(self) -> list[LeftoverAudio]:
         """Audio of dictations that were killed before it was transcribed (oldest first)."""
         try:
+            in_use = {wav for _leftover, wav in self._recovering.values()}
+            for stale in set(self.recovery_root.glob("Recovered dictation *.wav")) - in_use:
+                stale.unlink()  # a job the app quit before; its journal is still there
             return find_leftovers(self.recovery_root)
         except OSError:
             log.exception("Could not look for dictation audio to recover in %s", self.recovery_root)

@@ -144,8 +144,9 @@ def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
     """The capture device, or the file replayed through the same ring (tests, `--replay`)."""
     if source.replay_file is not None:
         return file_source(source.replay_file, realtime=source.realtime)
-    try:  # PortAudio lists devices once: see a sound server or microphone that came later
-        rescan_devices()
-    except AudioDeviceError:
-        log.exception("Could not rescan the audio devices")  # microphone_source says why, below
+    try:
+        return microphone_source(source.device)
+    except AudioDeviceError:  # PortAudio lists devices once: look for a server or device that came later
+        log.info("No usable input device in PortAudio's list; rescanning", exc_info=True)
+    rescan_devices()  # 130-380 ms, so only when the list we have does not do
     return microphone_source(source.device)
