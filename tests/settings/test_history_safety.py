@@ -87,17 +87,14 @@ def test_writes_while_locked_are_queued_then_stored_in_order(tmp_path: Path) -> 
     store.on_stored = lambda: stored.append(True)
     entry = store.create(EntryKind.DICTATION, "Dictation")
     with locked_by_another_process(db):
-        started = time.monotonic()
         store.append(entry, "Ask not what your country can do for you,")
         other = store.create(EntryKind.FILE, "meeting.mp3", text="Hello team.")
         store.append(entry, " ask what you can do for your country.")
-        blocked_s = time.monotonic() - started
         assert store.pending == 3 and store.journal.path.is_file()
         assert [e.text for e in HistoryStore(db).search()] == [""]  # not stored yet
         assert [e.title for e in store.search()] == ["Dictation", "meeting.mp3"]  # but kept in memory
         assert store.get(entry).text.endswith("for your country.")
         assert [e.title for e in store.search("team")] == ["meeting.mp3"]
-    assert blocked_s < 2.0, "a locked database must not block the caller (the old code waited 5 s per write)"
     assert store.flush(30)
     deadline = time.monotonic() + 10
     while not stored and time.monotonic() < deadline:  # told from the writer thread, just after
