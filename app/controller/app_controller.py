@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
 from app.settings.model import Settings
 from app.settings.store import SettingsStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -116,12 +119,14 @@ class AppController(QObject):
         try:
             return self.parts.devices()
         except Exception:  # no PortAudio: the picker is just empty; recording says why
+            log.warning("listing input devices failed", exc_info=True)
             return []
 
     def set_input_device(self, name: str | None) -> None:
         if name != self.settings.dictation.input_device:
             settings = copy.deepcopy(self.settings)
             settings.dictation.input_device = name
+            log.info("input device: %s", name or "system default")
             self.apply_settings(settings)
 
     # --- files ------------------------------------------------------------------------

@@ -8,6 +8,7 @@ same channel tells a second `earshot` that one is running already.
 from __future__ import annotations
 
 import getpass
+import logging
 import os
 import sys
 import tempfile
@@ -19,6 +20,9 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 COMMANDS = ("toggle", "start", "stop", "cancel", "status", "show")
 MAX_LINE = 256
+
+
+log = logging.getLogger(__name__)
 
 
 class ControlError(RuntimeError):
@@ -99,6 +103,7 @@ class ControlServer(QObject):
             try:
                 reply = f"ok {self._handler(command)}"
             except Exception as exc:  # a command must never take the app down
+                log.exception("control command %r failed", command)
                 reply = f"error {exc}"
         else:
             reply = f"error unknown command {command!r} (use {', '.join(COMMANDS)})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
@@ -22,6 +23,9 @@ from app.engine.types import DecodeOptions
 from app.settings.history import EntryKind, HistoryStore
 
 LEVEL_POLL_MS = 33
+
+
+log = logging.getLogger(__name__)
 
 
 class DictationController(QObject):
@@ -123,6 +127,7 @@ class DictationController(QObject):
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))
             session.start()
         except Exception as exc:  # no device, no PortAudio, bad file: say so, stay usable
+            log.exception("starting dictation failed")
             self._history.delete(entry_id)
             self._set_state(RecordState.ERROR, _with_advice(str(exc)))
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -33,6 +34,9 @@ _KINDS = {
     EventType.ERROR: DictationEventKind.ERROR,
     EventType.SUMMARY: DictationEventKind.ENDED,
 }
+
+
+log = logging.getLogger(__name__)
 
 
 def vad_threshold(sensitivity: float) -> float:
@@ -68,6 +72,7 @@ class LiveSession:
         try:
             self._worker.start()
         except Exception:  # the microphone would not start: do not leave the worker waiting
+            log.warning("the live session did not start", exc_info=True)
             self._worker.cancel()
             raise
 
@@ -104,6 +109,7 @@ def _newest_peak(ring: Any) -> float:
         start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
         block = ring.read(start, end) if end > start else None
     except Exception:  # released by the worker meanwhile: skip this frame
+        log.info("level meter skipped a frame", exc_info=True)
         return 0.0
     return float(np.max(np.abs(block))) if block is not None and block.size else 0.0
 

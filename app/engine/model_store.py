@@ -29,6 +29,7 @@ from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_F
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.types import Precision
+from app.private_files import private_dir, tighten, tighten_tree
 
 BUNDLED_NAME = "tiny.en"
 PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
@@ -146,10 +147,12 @@ class ModelStore:
         name = check_model_name(folder.name if name is None else name)
         if name == BUNDLED_NAME or (self.models_dir / name).exists():
             raise ModelFormatError(f"a model named {name!r} is already installed")
-        self.models_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
+        private_dir(self.models_dir)
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.models_dir))
         try:
             _copy_model_folder(folder, staging)
+            tighten_tree(staging)  # copy2 kept the source's modes
             read_weights(staging)  # validates: raises a clear ModelFormatError
             staging.rename(self.models_dir / name)
         finally:
@@ -185,13 +188,15 @@ class ModelStore:
         if _is_complete(target):
             return target
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.cache_dir)
+        private_dir(target.parent)
         staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
         try:
             from app.engine.convert.converter import convert  # onnx is only needed to build graphs
 
             convert(read_weights(entry.source), precision, staging, source=entry.name)
             _write_complete_marker(staging)
+            tighten_tree(staging)  # onnx and the tokenizer wrote with the umask's modes
             try:
                 staging.rename(target)
             except OSError:
@@ -271,10 +276,11 @@ def _read_json_dict(path: Path) -> dict[str, object]:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        private_dir(path.parent)
         tmp.write_text(text, encoding="utf-8")
+        tighten(tmp)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)  # the memo is only an optimisation

@@ -103,6 +103,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
                     return session, provider, None
                 reason = f"{provider} could not be initialised; using the CPU"
             except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+                log.warning("%s could not load %s", provider, model_path, exc_info=True)
                 reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
         log.warning(reason)
         return _cpu_session(model_path, options), "cpu", reason
