@@ -40,6 +40,6 @@ def test_cli_transcription_import_and_recorded_dictation_leave_only_private_file
         assert recording.getnframes() > 0
     assert list((tmp_path / "cache" / "earshot" / "converted").glob("tiny.en-*/*/encoder.onnx"))
     assert (tmp_path / "share" / "earshot" / "models" / "mine" / "model.bin").is_file()
-    assert (tmp_path / "state" / "earshot" / "log" / "earshot.log").is_file()
     roots = [tmp_path / sub for sub in ("config", "share", "cache", "state")]
     assert too_open([r for r in roots if r.exists()]) == []
+    assert (tmp_path / "state" / "earshot" / "log" / "earshot.log").is_file()
