@@ -216,7 +216,7 @@ class MicrophoneCapture:
     def _on_finished(self) -> None:
         if not self._stopping:
             self.error = self._lost_message()
-            log.warning(self.error)
+            log.info("device lost: %s", self.error)  # info: the session tells the user itself
         self.ring.close()
         self._finished.set()
 
