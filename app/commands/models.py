@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -10,6 +11,8 @@ from pathlib import Path
 
 from app.commands.common import one_line
 from app.engine.types import Precision
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +39,7 @@ def _guarded(action: str, func: Callable[[], None]) -> int:
     try:
         func()
     except (ModelFormatError, TokenizerError, OSError) as exc:
+        log.warning("%s", action, exc_info=True)
         print(f"earshot: error: {action}: {one_line(exc)}", file=sys.stderr)
         return 2
     return 0

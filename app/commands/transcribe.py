@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from app.commands.common import add_model_options, one_line
 from app.engine.types import CancelledError, CancelToken, DecodeOptions, Precision, Segment, Task
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from app.engine.formats import TranscriptMeta
@@ -70,6 +73,7 @@ def _transcribe_one(engine: WhisperEngine, path: Path, args: argparse.Namespace,
     try:
         audio = decode_audio(path)
     except AudioDecodeError as exc:
+        log.warning("cannot read %s", path, exc_info=True)
         print(f"earshot: error: {one_line(exc)}", file=sys.stderr)
         return False
     decode_s = time.perf_counter() - t0
@@ -114,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
     except (ModelFormatError, TokenizerError, OSError) as exc:
+        log.warning("cannot load the model %s", args.model, exc_info=True)
         print(f"earshot: error: cannot load the model: {one_line(exc)}", file=sys.stderr)
         return 2
     if engine.fallback_reason:
@@ -127,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
             print("earshot: interrupted; what was transcribed has been written", file=sys.stderr)
             return 130
         except OSError as exc:
+            log.warning("transcribing %s failed", name, exc_info=True)
             print(f"earshot: error: {name}: {one_line(exc)}", file=sys.stderr)
             ok = False
         failures += not ok

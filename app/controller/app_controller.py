@@ -140,6 +140,7 @@ class AppController(QObject):
         if name != self.settings.dictation.input_device:
             settings = copy.deepcopy(self.settings)
             settings.dictation.input_device = name
+            log.info("input device: %s", name or "system default")
             self.apply_settings(settings)
 
     # --- crash recovery -----------------------------------------------------------------

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 LEVEL_POLL_MS = 33
 
 
+log = logging.getLogger(__name__)
+
+
 class DictationController(QObject):
     """Record / stop / cancel. Committed text goes to the history as it arrives.
 
@@ -133,6 +136,7 @@ class DictationController(QObject):
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))
             session.start()
         except Exception as exc:  # no device, no PortAudio, bad file: say so, stay usable
+            log.exception("starting dictation failed")
             self._history.delete(entry_id)
             self._set_state(RecordState.ERROR, _with_advice(str(exc)))
             return

@@ -7,6 +7,7 @@ its own job with a readable message and the queue goes on.
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import threading
 import time
@@ -44,6 +45,9 @@ MEDIA_SUFFIXES = frozenset(
     }
 )
 """Files picked up when a folder is dropped (a file dropped by itself is always tried)."""
+
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -156,6 +160,7 @@ class JobQueue(QObject):
             except CancelledError:
                 self._set(job, JobState.CANCELLED)
             except Exception as exc:  # a bad file fails its row; the queue goes on
+                log.exception("transcribing %s failed", job.path)
                 job.error = _readable(exc)
                 self._set(job, JobState.FAILED)
 

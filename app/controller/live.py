@@ -39,6 +39,9 @@ _KINDS = {
 }
 
 
+log = logging.getLogger(__name__)
+
+
 def vad_threshold(sensitivity: float) -> float:
     """Sensitivity 0..1 (higher hears quieter speech) -> Silero speech probability threshold."""
     return float(min(0.8, max(0.2, 0.8 - 0.6 * sensitivity)))
@@ -80,6 +83,7 @@ class LiveSession:
         try:
             self._worker.start()
         except Exception:  # the microphone would not start: do not leave the worker waiting
+            log.warning("the live session did not start", exc_info=True)
             self._worker.cancel()
             if self._journal is not None:
                 self._journal.discard()
@@ -136,6 +140,7 @@ def _newest_peak(ring: Any) -> float:
         start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
         block = ring.read(start, end) if end > start else None
     except Exception:  # released by the worker meanwhile: skip this frame
+        log.info("level meter skipped a frame", exc_info=True)
         return 0.0
     return float(np.max(np.abs(block))) if block is not None and block.size else 0.0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 
@@ -10,6 +11,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from app.controller.ports import Engine, EngineConfig, EngineDescription, EngineLoader, LoadedEngine
 from app.controller.states import ModelState
+
+log = logging.getLogger(__name__)
 
 
 class ModelManager(QObject):
@@ -76,6 +79,7 @@ class ModelManager(QObject):
             result: LoadedEngine | None = self._loader(config)
             error = ""
         except Exception as exc:  # any loader failure becomes a message, never a crash
+            log.exception("loading %s failed", config)
             result, error = None, _describe_load_error(config, exc)
         with contextlib.suppress(RuntimeError):  # the app closed while the model was loading
             self._finished.emit(generation, result, error, time.perf_counter() - started)

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from app.audio.resampler import TARGET_RATE, StreamResampler
 from app.audio.ring_buffer import RingBuffer
+from app.private_files import private_file
 
 
 class AudioSource(Protocol):
@@ -44,8 +45,7 @@ class SessionRecorder:
     """Appends session audio (16 kHz mono, 16-bit PCM) to a WAV file as it arrives."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        self.path = private_file(path)  # 0600 in a 0700 folder: the user's voice
         self._wav = wave.open(str(path), "wb")  # noqa: SIM115 - open for the whole session
         self._wav.setnchannels(1)
         self._wav.setsampwidth(2)

@@ -7,6 +7,7 @@ engine while it runs; the caller only sees `DictationEvent`s through its sink.
 from __future__ import annotations
 
 import enum
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from app.dictation.stats import SessionStats
 from app.dictation.text import join_words
 from app.dictation.timeline import AudioSource, AudioTap, SessionRecorder, Timeline
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ class DictationWorker:
             pass
         except Exception as exc:  # report, never die silently: the text so far stays committed
             self.failure = exc
+            log.exception("dictation stopped")
             self._emit(EventType.ERROR, f"Dictation stopped: {exc}", 0.0, 0.0, 0.0)
         finally:
             if self.timeline.recorder is not None:

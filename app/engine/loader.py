@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -23,6 +24,9 @@ AUTO_CPU_PRECISION = Precision.INT8
 AUTO_GPU_PRECISION = Precision.FP16
 
 
+log = logging.getLogger(__name__)
+
+
 def resolve_precision(precision: Precision, provider: str) -> Precision:
     """`auto` -> the benchmark's pick for the provider; fp16 only pays on GPU providers."""
     if precision is not Precision.AUTO:
@@ -38,9 +42,13 @@ def load_engine(model: str | Path | None = None, precision: Precision = Precisio
     store = store or ModelStore()
     provider = (provider or "cpu").lower()
     if provider not in available_providers():
-        provider = "cpu"  # the session layer would say why; here we keep the CPU path simple
+        log.warning("provider %s is not available in this onnxruntime build; using the CPU", provider)
+        provider = "cpu"
     chosen = resolve_precision(precision, provider)
     entry = store.resolve(model)
     folder = store.converted(entry, chosen)
     runtime = WhisperRuntime(folder, SessionConfig(provider, threads or 0))
-    return WhisperEngine(runtime, entry.name, chosen, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    log.info("model %s loaded: %s on %s in %.2f s from %s%s", entry.name, chosen.value, runtime.provider, seconds,
+             folder, f" ({runtime.fallback_reason})" if runtime.fallback_reason else "")
+    return WhisperEngine(runtime, entry.name, chosen, seconds)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -28,10 +29,37 @@ from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_F
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.types import Precision
+from app.private_files import private_dir, tighten, tighten_tree
 
 BUNDLED_NAME = "tiny.en"
 PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
 _COMPLETE = "complete.json"
+MAX_NAME_LENGTH = 64
+_NAME_CHARS = "._+-"  # with letters and digits: tiny.en, large-v3, distil-large-v3, my_model+fr
+
+
+def model_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a folder under models/ (None if it can): THE rule for every name.
+
+    A name is one plain folder name: no separators, no `.`/`..`, no leading dot (staging
+    folders start with one), no control or glob characters, at most MAX_NAME_LENGTH characters."""
+    if not name:
+        return "it is empty"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"it is longer than {MAX_NAME_LENGTH} characters"
+    if not name[0].isalnum():
+        return "it must start with a letter or a digit"
+    if not all(c.isalnum() or c in _NAME_CHARS for c in name):
+        return f"use only letters, digits and {' '.join(_NAME_CHARS)}"
+    return None
+
+
+def check_model_name(name: str) -> str:
+    """`name`, or a ModelFormatError saying in one line why it is not a valid model name."""
+    if problem := model_name_problem(name):
+        printable = name.encode("unicode_escape").decode("ascii")[:80]
+        raise ModelFormatError(f"invalid model name {printable!r}: {problem}")
+    return name
 
 
 def bundled_model_dir() -> Path:
@@ -95,16 +123,18 @@ class ModelStore:
     def list_models(self) -> list[ModelEntry]:
         entries = [self.bundled()]
         if self.models_dir.is_dir():
-            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir()) if p.is_dir()]
+            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir())
+                        if p.is_dir() and model_name_problem(p.name) is None]  # not staging folders
         return entries
 
     def resolve(self, name_or_path: str | Path | None) -> ModelEntry:
         """A model by name (installed) or by folder path; None means the bundled model."""
         if name_or_path is None or str(name_or_path) == BUNDLED_NAME:
             return self.bundled()
-        for entry in self.list_models():
-            if entry.name == str(name_or_path):
-                return entry
+        if model_name_problem(str(name_or_path)) is None:  # anything else can only be a path
+            for entry in self.list_models():
+                if entry.name == str(name_or_path):
+                    return entry
         path = Path(name_or_path).expanduser()
         if path.is_dir():
             return ModelEntry(path.resolve().name, path.resolve())
@@ -114,13 +144,15 @@ class ModelStore:
     def import_model(self, folder: Path, name: str | None = None) -> ModelEntry:
         """Copy a model folder in (joining `model.bin.part*` files) after checking it reads."""
         folder = folder.expanduser().resolve()
-        name = name or folder.name
+        name = check_model_name(folder.name if name is None else name)
         if name == BUNDLED_NAME or (self.models_dir / name).exists():
             raise ModelFormatError(f"a model named {name!r} is already installed")
-        self.models_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
+        private_dir(self.models_dir)
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.models_dir))
         try:
             _copy_model_folder(folder, staging)
+            tighten_tree(staging)  # copy2 kept the source's modes
             read_weights(staging)  # validates: raises a clear ModelFormatError
             staging.rename(self.models_dir / name)
         finally:
@@ -128,14 +160,18 @@ class ModelStore:
         return ModelEntry(name, self.models_dir / name)
 
     def remove_model(self, name: str) -> None:
+        check_model_name(name)
         if name == BUNDLED_NAME:
             raise ModelFormatError("the bundled model cannot be removed")
         target = self.models_dir / name
         if not target.is_dir():
             raise ModelFormatError(f"no installed model named {name!r}")
         shutil.rmtree(target)
-        for cached in self.cache_dir.glob(f"converted/{name}-*"):
-            shutil.rmtree(cached, ignore_errors=True)
+        converted = self.cache_dir / "converted"
+        own_entry = re.compile(re.escape(name) + r"-[0-9a-f]{16}")  # not "large-v3-..." for "large"
+        for cached in converted.iterdir() if converted.is_dir() else ():
+            if own_entry.fullmatch(cached.name):
+                shutil.rmtree(cached, ignore_errors=True)
 
     def converted(self, entry: ModelEntry, precision: Precision) -> Path:
         """The folder with encoder.onnx/decoder.onnx for `precision`, converting on first use."""
@@ -147,18 +183,20 @@ class ModelStore:
                 f"this installation ships {entry.name} converted for {have} only, without its source "
                 f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
             )
-        source_key = f"{entry.name}-{self.content_hash(entry.source)}"
+        source_key = f"{_cache_name(entry.name)}-{self.content_hash(entry.source)}"
         target = self.cache_dir / "converted" / source_key / _entry_name(precision)
         if _is_complete(target):
             return target
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.cache_dir)
+        private_dir(target.parent)
         staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
         try:
             from app.engine.convert.converter import convert  # onnx is only needed to build graphs
 
             convert(read_weights(entry.source), precision, staging, source=entry.name)
             _write_complete_marker(staging)
+            tighten_tree(staging)  # onnx and the tokenizer wrote with the umask's modes
             try:
                 staging.rename(target)
             except OSError:
@@ -201,6 +239,12 @@ def _copy_model_folder(src: Path, dst: Path) -> None:
                     shutil.copyfileobj(handle, out, 1 << 22)
 
 
+def _cache_name(name: str) -> str:
+    """A model folder's name (any name, for `--model PATH`) made to follow the model-name rule."""
+    cleaned = "".join(c if c.isalnum() or c in _NAME_CHARS else "_" for c in name)[:MAX_NAME_LENGTH]
+    return check_model_name(cleaned if cleaned[:1].isalnum() else f"m{cleaned}"[:MAX_NAME_LENGTH])
+
+
 def _entry_name(precision: Precision) -> str:
     """`<precision>-v<converter version>`, plus the int8 weight encoding where the graphs hold one."""
     tag = weight_encoding_tag() if precision.quantized else ""
@@ -232,10 +276,11 @@ def _read_json_dict(path: Path) -> dict[str, object]:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        private_dir(path.parent)
         tmp.write_text(text, encoding="utf-8")
+        tighten(tmp)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)  # the memo is only an optimisation

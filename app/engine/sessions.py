@@ -60,6 +60,12 @@ class SessionConfig:
 
 
 @functools.cache
+def _no_telemetry() -> None:
+    """Windows builds log through ETW, which ORT_DISABLE_TELEMETRY (app/__init__.py) does not stop."""
+    ort.disable_telemetry_events()
+
+
+@functools.cache
 def _quiet_numpy_blas() -> None:
     """numpy's OpenBLAS threads spin after the log-mel product, on the cores the encoder needs."""
     limit_numpy_blas_threads(1)
@@ -82,6 +88,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
     options.enable_mem_pattern = False
     _quiet_numpy_blas()
+    _no_telemetry()
     provider = config.provider.lower()
     full = PROVIDER_NAMES.get(provider)
     if full is None:
@@ -96,6 +103,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
                     return session, provider, None
                 reason = f"{provider} could not be initialised; using the CPU"
             except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+                log.warning("%s could not load %s", provider, model_path, exc_info=True)
                 reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
         log.warning(reason)
         return _cpu_session(model_path, options), "cpu", reason

@@ -21,6 +21,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
+from app.private_files import private_dir
 from app.settings.model import (
     HOTKEY_MODES,
     OUTPUT_MODES,
@@ -71,7 +72,7 @@ class SettingsStore:
 
     def save(self, settings: Settings) -> None:
         """Write atomically; raises OSError (e.g. disk full) with the old file intact."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)  # the file itself is mkstemp's 0600
         data = tomli_w.dumps(settings_to_document(settings)).encode("utf-8")
         fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=self.path.parent)
         try:

@@ -3,6 +3,7 @@ copy and export (TXT / SRT / VTT / JSON)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from app.ui.icons import icon
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
 """(parent, suggested path, format) -> chosen path or "" (a file dialog; tests replace it)."""
+
+
+log = logging.getLogger(__name__)
 
 
 def format_clock(seconds: float) -> str:
@@ -242,6 +246,7 @@ class JobsPanel(QWidget):
         try:
             written = self.controller.export(fmt, transcript, Path(target))
         except Exception as exc:  # ExportError and friends carry a one-line message
+            log.exception("exporting %s to %s failed", fmt, target)
             self._say(job_id, str(exc), error=True)
             return
         self._say(job_id, f"Saved {written.name} in {written.parent}")

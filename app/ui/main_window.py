@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.ports import EngineDescription
 from app.controller.states import ModelState, RecordState
+from app.private_files import private_dir, tighten
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
@@ -273,6 +274,9 @@ class MainWindow(QMainWindow):
         store = QSettings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/state", self.saveState())
+        store.sync()
+        private_dir(Path(store.fileName()).parent)  # QSettings writes with the umask's modes
+        tighten(store.fileName())
 
 
 def _ask_quit_while_dictating(parent: QWidget) -> bool:

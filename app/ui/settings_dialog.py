@@ -4,6 +4,7 @@ and reloads the model in the background when the model, precision or provider ch
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,6 +39,9 @@ from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_
 from app.ui.output_settings import OutputSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
+
+log = logging.getLogger(__name__)
+
 
 class SettingsDialog(QDialog):
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
@@ -203,6 +207,7 @@ class SettingsDialog(QDialog):
         try:
             self._models = self.controller.parts.catalog.list_models()
         except Exception as exc:  # a broken model store must not stop the dialog
+            log.exception("listing the models failed")
             self._models = []
             self.message.setText(f"Could not list models: {exc}")
         self.model_list.clear()
@@ -275,6 +280,7 @@ class SettingsDialog(QDialog):
         try:
             self.controller.parts.catalog.remove(info.name)
         except Exception as exc:  # e.g. the bundled model cannot be removed
+            log.exception("removing model %s failed", info.name)
             self.message.setText(f"Could not remove {info.name}: {exc}")
         self._load_models()
 
