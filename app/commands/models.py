@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.commands.common import one_line
+from app.commands.common import one_line, route_logging_for_cli
 from app.engine.types import Precision
+
+_log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,9 +36,11 @@ def _guarded(action: str, func: Callable[[], None]) -> int:
     from app.engine.convert.weights import ModelFormatError
     from app.engine.tokenizer import TokenizerError
 
+    route_logging_for_cli()
     try:
         func()
     except (ModelFormatError, TokenizerError, OSError) as exc:
+        _log.exception("%s", action)
         print(f"earshot: error: {action}: {one_line(exc)}", file=sys.stderr)
         return 2
     return 0
