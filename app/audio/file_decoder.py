@@ -218,7 +218,15 @@ def _frames_to_blocks(frames: list[AudioFrame]) -> Iterator[Samples]:
     for frame in frames:
         block = frame.to_ndarray().reshape(-1)
         if block.size:
-            yield block.astype(np.float32, copy=False)
+            yield _finite(block.astype(np.float32, copy=False))
+
+
+def _finite(block: Samples) -> Samples:
+    """NaN samples as 0 and infinities as +-1: a float WAV can store them, and one NaN would
+    turn the whole window's log-mel, and so its text, into NaN."""
+    if np.isfinite(block).all():
+        return block
+    return np.nan_to_num(block, nan=0.0, posinf=1.0, neginf=-1.0)
 
 
 class _GrowableSamples:
@@ -290,16 +298,18 @@ def _open_container(path: str | os.PathLike[str]) -> InputContainer:
     """Open `path` for reading; `.raw` files as s16le 16 kHz mono."""
     name = os.fspath(path)
     try:
+        # Tags that are not valid UTF-8 (a damaged ID3 header) would otherwise fail the open
+        # with UnicodeDecodeError although the audio is intact: they are read with U+FFFD.
         if name.lower().endswith(RAW_PCM_SUFFIX):
-            return av.open(name, mode="r", format="s16le", options=_RAW_OPTIONS)
-        return av.open(name, mode="r")
+            return av.open(name, mode="r", format="s16le", options=_RAW_OPTIONS, metadata_errors="replace")
+        return av.open(name, mode="r", metadata_errors="replace")
     except FileNotFoundError:
         raise AudioDecodeError(path, "no such file") from None
     except IsADirectoryError:
         raise AudioDecodeError(path, "it is a folder, not a file") from None
     except PermissionError:
         raise AudioDecodeError(path, "permission denied") from None
-    except (FFmpegError, OSError):
+    except (FFmpegError, OSError, UnicodeError):
         _log.debug("FFmpeg could not open %s", name, exc_info=True)
         raise AudioDecodeError(
             path, "not an audio or video file FFmpeg can read (unknown format or damaged)"
