@@ -92,7 +92,7 @@ def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: Deco
     try:
         audio = decode_audio(path)
     except AudioDecodeError as exc:
-        _log.info("skipped %s: %s", path, exc)
+        _log.info("skipped %s", path, exc_info=True)
         print(f"earshot: error: {one_line(exc)}", file=sys.stderr)
         return False
     decode_s = time.perf_counter() - t0
@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = _options(args)
     except DecodeOptionsError as exc:
+        _log.info("refused decode options", exc_info=True)
         print(f"earshot: error: {_option_flag(exc)}", file=sys.stderr)
         return 2
     try:
@@ -164,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = replace(options, language=_checked_language(engine, options.language))
     except UsageError as exc:
+        _log.info("refused --language %s", args.language, exc_info=True)
         print(f"earshot: error: {exc}", file=sys.stderr)
         return 2
     return _transcribe_all(engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [],

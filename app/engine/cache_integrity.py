@@ -6,11 +6,13 @@ modification time (ns) when the entry was written:
 Markers written before hashes existed (`{"decoder.onnx": 123, ...}`) are still read: their
 entries are checked by size only.
 
-Checking costs: sizes are compared on every load (a `stat` per file). Hashing the whole entry
-costs about 90 ms for tiny.en int8 (50 MB) and 370 ms for tiny.en fp32 (153 MB) on this
-project's 2-core machines, against a 0.2-1 s load, so a file is hashed only when it may have
-changed: its mtime differs from the marker's (anything that rewrote it, even at the same size),
-or the caller asks (`full=True`, after the entry failed to load).
+Checking costs (sha256, warm page cache, this project's shared 2-core machine): tiny.en int8
+50 MB 88-148 ms, tiny.en fp32 153 MB 373-447 ms, base int8 90 MB 234 ms, base fp32 293 MB
+802 ms, against graph loads of 0.2 s (tiny.en int8, unloaded) to 3.5 s (base fp32, loaded): up
+to 40 % on every start. So sizes and mtimes are compared on every load (a `stat` per file,
+0.1-0.2 ms), and a file is hashed only when it may have changed: its mtime differs from the
+marker's (anything that rewrote it, even at the same size), or the caller asks (`full=True`,
+after the entry failed to load, which catches damage whose time was put back).
 """
 
 from __future__ import annotations
@@ -96,22 +98,26 @@ def is_complete(folder: Path) -> bool:
 def damaged_files(folder: Path, full: bool = False) -> list[str]:
     """Names of the entry's files whose content no longer matches the marker's sha256.
 
-    Only files whose mtime changed since the marker was written are hashed, unless `full`.
-    Files listed without a hash (old markers) cannot be checked and are not reported.
+    Only files whose mtime changed since the marker was written are hashed, unless `full`; when
+    they all still match, their new mtimes are recorded. Files listed without a hash (old
+    markers) cannot be checked and are not reported.
     """
     records = read_marker(folder) or {}
-    damaged = []
+    damaged, rehashed = [], False
     for name, record in records.items():
         path = folder / name
         if record.sha256 is None:
             continue
         try:
-            unchanged = not full and path.stat().st_mtime_ns == record.mtime_ns
-            if not unchanged and file_sha256(path) != record.sha256:
-                damaged.append(name)
+            if full or path.stat().st_mtime_ns != record.mtime_ns:
+                rehashed = True
+                if file_sha256(path) != record.sha256:
+                    damaged.append(name)
         except OSError:
             _log.exception("cannot check %s", path)
             damaged.append(name)
+    if rehashed and not damaged:
+        remember_checked_times(folder)
     return damaged
 
 

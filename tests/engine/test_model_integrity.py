@@ -125,3 +125,19 @@ def test_damaged_installer_entry_is_one_clear_line(tmp_path, monkeypatch):
     message = str(caught.value)
     assert "\n" not in message and "damaged" in message and "decoder.onnx" in message and "reinstall" in message
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_copy_without_times_is_hashed_once_then_trusted(tmp_path):
+    """A cache copied without its times (plain cp): the first check hashes and, finding every file
+    intact, records the new times, so later loads are back to one stat per file."""
+    from app.engine import cache_integrity
+
+    store = ModelStore()
+    copy = tmp_path / "entry"
+    shutil.copytree(store.converted(store.resolve(None), Precision.FP32), copy, copy_function=shutil.copyfile)
+    marker = cache_integrity.read_marker(copy)
+    assert marker and any(r.mtime_ns != (copy / n).stat().st_mtime_ns for n, r in marker.items())
+    assert cache_integrity.damaged_files(copy) == []
+    after = cache_integrity.read_marker(copy)
+    assert after and all(r.mtime_ns == (copy / n).stat().st_mtime_ns for n, r in after.items())
+    assert {n: r.sha256 for n, r in after.items()} == {n: r.sha256 for n, r in marker.items()}
