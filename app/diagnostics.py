@@ -63,7 +63,10 @@ def configure_logging() -> Path | None:
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.WARNING)
     console.addFilter(_NoTracebacks())
-    root.addHandler(console)  # also stops logging's last-resort handler printing tracebacks
+    console.setFormatter(logging.Formatter("earshot: %(message)s"))
+    # A root handler also stops logging's last-resort handler printing tracebacks, and makes the
+    # logging.basicConfig(level=INFO) that onnxruntime's quantizer calls on import do nothing.
+    root.addHandler(console)
     root.setLevel(logging.WARNING)
     logging.getLogger("app").setLevel(logging.INFO)
     path = log_file_path()

@@ -39,7 +39,7 @@ def _guarded(action: str, func: Callable[[], None]) -> int:
     try:
         func()
     except (ModelFormatError, TokenizerError, OSError) as exc:
-        log.warning("%s", action, exc_info=True)
+        log.exception("%s", action)
         print(f"earshot: error: {action}: {one_line(exc)}", file=sys.stderr)
         return 2
     return 0

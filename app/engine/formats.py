@@ -58,30 +58,37 @@ def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta) -> str:
 
 
 def write_transcript(
-    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str
+    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str,
+    mode: int = 0o666,
 ) -> Path:
     """Write `<output_dir>/<stem>.<fmt>` and return its path.
 
     The text goes to a hidden temporary file in `output_dir` which then replaces the target in
     one step, so readers see the old file or the complete new one, never a partial one. On
     any OSError (full disk, no permission, `output_dir` not a folder) the temporary file is
-    removed and `ExportError` is raised; an existing target is left as it was.
+    removed and `ExportError` is raised; an existing target is left as it was. `mode` is the
+    new file's permission bits before the umask (0o600 for a private copy).
     """
     text = render(fmt, segments, meta)
     target = output_dir / f"{stem}.{fmt}"
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        _write_atomically(target, text)
+        _write_atomically(target, text, mode)
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise ExportError(f"Cannot write transcript {_quoted(target)}: {reason}") from error
+        raise ExportError(f"Cannot write transcript {_quoted(target)}: {_reason(error, output_dir)}") from error
     return target
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def _reason(error: OSError, output_dir: Path) -> str:
+    if isinstance(error, (FileExistsError, NotADirectoryError)) and not output_dir.is_dir():
+        return f"{_quoted(output_dir)} is a file, not a folder"
+    return error.strerror or str(error)
+
+
+def _write_atomically(target: Path, text: str, mode: int) -> None:
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     # os.open with 0o666 lets the user's umask decide the permissions, as for any new file.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)

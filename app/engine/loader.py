@@ -20,9 +20,10 @@ from app.engine.types import Precision
 # scores (base: 9 of 10 clips identical to fp32 against int8's 8) with the same WER, but it is
 # slower (tiny.en greedy 2 %, beam 5 12 %) and holds the fp16 embedding table too (tiny.en peak
 # RSS 283 against 266 MB; faster-whisper int8 271-290 MB): the choice for fp32's text, not the default.
+
+
 AUTO_CPU_PRECISION = Precision.INT8
 AUTO_GPU_PRECISION = Precision.FP16
-
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,21 @@ def load_engine(model: str | Path | None = None, precision: Precision = Precisio
     chosen = resolve_precision(precision, provider)
     entry = store.resolve(model)
     folder = store.converted(entry, chosen)
-    runtime = WhisperRuntime(folder, SessionConfig(provider, threads or 0))
+    config = SessionConfig(provider, threads or 0)
+    try:
+        runtime = WhisperRuntime(folder, config)
+    except Exception:  # onnxruntime and tokenizers raise their own types; a damaged file is one cause
+        log.exception("the converted %s in %s did not load; checking its files", entry.name, folder)
+        repaired = store.repair(entry, chosen, folder)
+        if repaired is None:
+            raise  # the files are as written: not damage, so no rebuild would help
+        runtime = WhisperRuntime(repaired, config)
     seconds = time.perf_counter() - start
     log.info("model %s loaded: %s on %s in %.2f s from %s%s", entry.name, chosen.value, runtime.provider, seconds,
              folder, f" ({runtime.fallback_reason})" if runtime.fallback_reason else "")
     return WhisperEngine(runtime, entry.name, chosen, seconds)
+
+
+def engine_from_folder(folder: Path, name: str, precision: Precision) -> WhisperEngine:
+    """An engine on converted graphs in `folder`, on the CPU with the default threads."""
+    return WhisperEngine(WhisperRuntime(folder, SessionConfig("cpu", 0)), name, precision)

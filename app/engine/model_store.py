@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -24,16 +25,19 @@ from pathlib import Path
 
 import platformdirs
 
+from app.engine import cache_integrity
 from app.engine.convert.int8_kernels import weight_encoding_tag
 from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
+from app.engine.model_check import check_finite, check_transcribes
 from app.engine.types import Precision
 from app.private_files import private_dir, tighten, tighten_tree
 
 BUNDLED_NAME = "tiny.en"
 PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
 _COMPLETE = "complete.json"
+_log = logging.getLogger(__name__)
 MAX_NAME_LENGTH = 64
 _NAME_CHARS = "._+-"  # with letters and digits: tiny.en, large-v3, distil-large-v3, my_model+fr
 
@@ -118,7 +122,20 @@ class ModelStore:
         if not entry.bundled or self.prebuilt_dir is None:
             return None
         folder = self.prebuilt_dir / entry.name / precision.value
-        return folder if _is_complete(folder) else None
+        if not _is_complete(folder):
+            return None
+        if damaged := cache_integrity.damaged_files(folder):
+            self._damaged_prebuilt(entry, folder, damaged)
+            return None
+        return folder
+
+    def _damaged_prebuilt(self, entry: ModelEntry, folder: Path, damaged: list[str]) -> None:
+        """A shipped entry is read-only: say so clearly; convert from the source weights if any."""
+        message = (f"the installed model files in {folder} are damaged ({', '.join(damaged)} changed "
+                   "since installation)")
+        if self.prebuilt_dir is not None and entry.source.parent == self.prebuilt_dir:
+            raise ModelFormatError(f"{message}; reinstall Earshot")
+        _log.warning("%s; converting %s from its source weights instead", message, entry.name)
 
     def list_models(self) -> list[ModelEntry]:
         entries = [self.bundled()]
@@ -142,7 +159,9 @@ class ModelStore:
         raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
 
     def import_model(self, folder: Path, name: str | None = None) -> ModelEntry:
-        """Copy a model folder in (joining `model.bin.part*` files) after checking it reads."""
+        """Copy a model folder in (joining `model.bin.part*` files) after checking it reads, its
+        weights are finite and it transcribes a known clip (see model_check); a model that fails
+        is not installed and `ModelFormatError` says why in one line."""
         folder = folder.expanduser().resolve()
         name = check_model_name(folder.name if name is None else name)
         if name == BUNDLED_NAME or (self.models_dir / name).exists():
@@ -153,11 +172,24 @@ class ModelStore:
         try:
             _copy_model_folder(folder, staging)
             tighten_tree(staging)  # copy2 kept the source's modes
-            read_weights(staging)  # validates: raises a clear ModelFormatError
+            check_finite(read_weights(staging))  # validates: raises a clear ModelFormatError
+            self._check_transcribes(ModelEntry(name, staging))
             staging.rename(self.models_dir / name)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return ModelEntry(name, self.models_dir / name)
+
+    def _check_transcribes(self, entry: ModelEntry) -> None:
+        """Convert `entry` at the precision its first use needs and decode the smoke clip with it;
+        a model that fails leaves no cache entry behind."""
+        from app.engine.loader import AUTO_CPU_PRECISION, engine_from_folder
+
+        folder = self.converted(entry, AUTO_CPU_PRECISION)
+        try:
+            check_transcribes(engine_from_folder(folder, entry.name, AUTO_CPU_PRECISION))
+        except ModelFormatError:
+            shutil.rmtree(folder.parent, ignore_errors=True)
+            raise
 
     def remove_model(self, name: str) -> None:
         check_model_name(name)
@@ -183,11 +215,18 @@ class ModelStore:
                 f"this installation ships {entry.name} converted for {have} only, without its source "
                 f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
             )
+        return self._cached(entry, precision)
+
+    def _cached(self, entry: ModelEntry, precision: Precision) -> Path:
+        """The user cache's entry for `precision`, checked, or converted now."""
         source_key = f"{_cache_name(entry.name)}-{self.content_hash(entry.source)}"
         target = self.cache_dir / "converted" / source_key / _entry_name(precision)
         if _is_complete(target):
-            return target
-        shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
+            if not (damaged := cache_integrity.damaged_files(target)):
+                return target
+            _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+                         entry.name, precision.value, ", ".join(damaged))
+        shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete or damaged entry
         private_dir(self.cache_dir)
         private_dir(target.parent)
         staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
@@ -205,6 +244,21 @@ class ModelStore:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return target
+
+    def repair(self, entry: ModelEntry, precision: Precision, folder: Path) -> Path | None:
+        """After `folder` (from `converted`) failed to load: hash all of it; if it is damaged,
+        rebuild it and return the new folder (a shipped one raises `ModelFormatError`). None when
+        every file is as written, so the failure lies elsewhere."""
+        damaged = cache_integrity.damaged_files(folder, full=True)
+        if not damaged:
+            return None
+        if self.prebuilt_dir is not None and folder.is_relative_to(self.prebuilt_dir):
+            self._damaged_prebuilt(entry, folder, damaged)  # raises when there are no source weights
+            return self._cached(entry, precision)
+        _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+                     entry.name, precision.value, ", ".join(damaged))
+        shutil.rmtree(folder, ignore_errors=True)
+        return self.converted(entry, precision)
 
     def content_hash(self, folder: Path) -> str:
         """sha256 of the model's defining files, memoised by (path, size, mtime)."""
@@ -252,19 +306,16 @@ def _entry_name(precision: Precision) -> str:
 
 
 def _is_complete(folder: Path) -> bool:
-    marker = folder / _COMPLETE
-    if not marker.is_file():
-        return False
-    sizes = _read_json_dict(marker)
-    return all((folder / name).is_file() and (folder / name).stat().st_size == size for name, size in sizes.items())
+    """The entry's marker is there and its files have their sizes (see cache_integrity)."""
+    return cache_integrity.is_complete(folder)
 
 
 def _write_complete_marker(folder: Path) -> None:
-    sizes = {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file()}
-    for required in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
-        if required not in sizes:
-            raise ModelFormatError(f"conversion did not produce {required}")
-    (folder / _COMPLETE).write_text(json.dumps(sizes), encoding="utf-8")
+    """Write the marker with every file's size and sha256, last, once the entry is complete."""
+    try:
+        cache_integrity.write_marker(folder, (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE))
+    except FileNotFoundError as error:
+        raise ModelFormatError(str(error)) from None
 
 
 def _read_json_dict(path: Path) -> dict[str, object]:
