@@ -102,7 +102,7 @@ class FileTranscriber:
                 state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
                 if self.words is not None:
                     self.words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs,
-                                   info.language, offset, size)
+                                   info.language, offset, size, mel[:, previous_seek : previous_seek + size])
                 for seg in segments:
                     if seg.start == seg.end or not seg.text.strip():
                         continue

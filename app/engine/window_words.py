@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from app.engine.runtime import CrossAttention
 from app.engine.segment_words import WordContext, attach_words, clamp_words, token_probabilities
 from app.engine.types import Segment, Task
@@ -28,9 +31,11 @@ class WindowWords:
             log.warning("word timestamps: %s", aligner.runtime.facts.alignment_heads_source)
 
     def add(self, segments: Sequence[Segment], cross: CrossAttention, tokens: Sequence[int],
-            token_logprobs: Sequence[float], language: str, offset_s: float, n_mel_frames: int) -> None:
+            token_logprobs: Sequence[float], language: str, offset_s: float, n_mel_frames: int,
+            mel: NDArray[np.float32] | None = None) -> None:
         """`segments`: the window's (absolute times); `tokens`/`token_logprobs`: all its decoded
-        tokens and their log-probabilities; `cross`: its encoder output (batch 1)."""
+        tokens and their log-probabilities; `cross`: its encoder output (batch 1); `mel`: its
+        log-mel [n_mels, >= n_mel_frames] from the window start (pauses, see word_refine.py)."""
         kept = [s for s in segments if shown(s)]
         text = [t for s in kept for t in s.tokens]
         if not text:
@@ -39,7 +44,7 @@ class WindowWords:
         all_probs = token_probabilities(tokens, token_logprobs, lambda t: t < tok.eot)
         probs = _probs_of(kept, tokens, all_probs, tok.eot) or None
         sot = tok.sot_sequence(language, self.task)
-        words = self.aligner.align(cross, sot, text, n_mel_frames, probs, language)
+        words = self.aligner.align(cross, sot, text, n_mel_frames, probs, language, mel)
         spans = [(s.start, s.end) for s in kept]
         attach_words(kept, words, offset_s, self.context)
         for segment, (start, end) in zip(kept, spans, strict=True):

@@ -13,11 +13,13 @@ import string
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from app.engine.runtime import CrossAttention, WhisperRuntime
 from app.engine.tokenizer import WhisperTokenizer
 from app.engine.types import Word
 from app.engine.word_alignment import attention_matrix, token_start_times
+from app.engine.word_refine import shift_for_lag, speech_mask, trim_to_speech
 
 PREPEND_PUNCTUATION = "\"'“¿([{-"
 APPEND_PUNCTUATION = "\"'.。,，!！?？:：”)]}、"
@@ -34,13 +36,15 @@ class WindowWordAligner:
         self.tokenizer: WhisperTokenizer = runtime.tokenizer
 
     def align(self, cross: CrossAttention, sot_sequence: Sequence[int], text_tokens: Sequence[int],
-              n_mel_frames: int, token_probs: Sequence[float] | None = None, language: str = "en") -> list[Word]:
+              n_mel_frames: int, token_probs: Sequence[float] | None = None, language: str = "en",
+              mel: NDArray[np.float32] | None = None) -> list[Word]:
         """Words of `text_tokens` (no specials, no timestamps) spoken in the window `cross`
         (batch 1) whose first `n_mel_frames` mel frames (10 ms each, <= 3000) are real audio.
 
         Times are seconds from the window start, probabilities the mean of the words' token
         probabilities (`token_probs`, one per text token; 1.0 where not given). Punctuation is
-        merged into the neighbouring word."""
+        merged into the neighbouring word. `mel` [n_mels, n_mel_frames], the window's log-mel
+        without padding, lets word edges that fall in pauses move to the speech (word_refine.py)."""
         text = [int(t) for t in text_tokens if t < self.tokenizer.eot]
         if not text:
             return []
@@ -49,9 +53,12 @@ class WindowWordAligner:
         cache = self.runtime.new_cache(1)
         _, _, weights = self.runtime.decode_with_alignment(np.array([sequence], dtype=np.int64), cache, cross)
         matrix = attention_matrix(weights[0], n_mel_frames)[len(sot_sequence) : -1]  # [len(text) + 1, frames]
-        times = token_start_times(matrix)  # [len(text) + 1]: the text tokens' starts, then eot's
+        times = shift_for_lag(token_start_times(matrix))  # [len(text) + 1]: text tokens' starts, then eot's
         probs = list(token_probs) if token_probs is not None else [1.0] * len(text)
-        return words_from_tokens(tok, text, times, probs, language)
+        words = words_from_tokens(tok, text, times, probs, language)
+        if mel is not None:
+            trim_to_speech(words, speech_mask(mel[:, :n_mel_frames]))
+        return words
 
 
 def words_from_tokens(tok: WhisperTokenizer, text: list[int], times: Sequence[float], probs: Sequence[float],
