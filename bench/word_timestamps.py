@@ -25,7 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = ROOT.parent / "shared" / "data"
-ALIGNED = [(SHARED / "speech" / "en_mfa_acoustic_corpus.wav", SHARED / "speech/alignments/en_mfa_acoustic_corpus.TextGrid"),
+ALIGNED = [(SHARED / "speech" / "en_mfa_acoustic_corpus.wav",
+            SHARED / "speech/alignments/en_mfa_acoustic_corpus.TextGrid"),
            (SHARED / "robustness" / "en_mfa_cold_corpus3.wav",
             SHARED / "robustness/alignments/en_mfa_cold_corpus3.TextGrid")]
 FW_TYPES = {"int8": "int8", "fp32": "float32"}

@@ -14,6 +14,7 @@ from app.engine.types import CancelledError, CancelToken, DecodeOptions, Precisi
 if TYPE_CHECKING:
     from app.engine.formats import TranscriptMeta
     from app.engine.model import WhisperEngine
+    from app.engine.subtitles import SubtitleOptions
 
 # Kept in step with app.engine.formats.FORMATS; duplicated so `earshot --help` stays fast.
 FORMATS = ("txt", "srt", "vtt", "json")
@@ -34,13 +35,35 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--format", dest="formats", action="append", choices=FORMATS,
                    help="output format, repeatable (default: txt)")
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
+    _add_word_options(p)
     p.set_defaults(func=run)
+
+
+def _add_word_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--word-timestamps", action="store_true",
+                   help="time every word (JSON: segments[].words; the text is the same)")
+    p.add_argument("--max-line-width", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues, lines of at most N characters (needs --word-timestamps)")
+    p.add_argument("--max-line-count", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues of at most N lines (needs --word-timestamps)")
+    p.add_argument("--highlight-words", action="store_true",
+                   help="SRT/VTT: underline each word while it is spoken (needs --word-timestamps)")
+
+
+def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions | None:
+    """The word-level cue options; raises ValueError with a one-line reason when invalid."""
+    from app.engine.subtitles import SubtitleOptions
+
+    options = SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words)
+    if options.word_level and not args.word_timestamps:
+        raise ValueError("--max-line-width, --max-line-count and --highlight-words need --word-timestamps")
+    return options if options.word_level else None
 
 
 def _options(args: argparse.Namespace) -> DecodeOptions:
     return DecodeOptions(task=Task(args.task), language=args.language, beam_size=max(1, args.beam_size),
                          initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         batch_size=max(1, args.batch_size))
+                         batch_size=max(1, args.batch_size), word_timestamps=args.word_timestamps)
 
 
 class _Progress:
@@ -97,12 +120,13 @@ def _transcribe_one(engine: WhisperEngine, path: Path, args: argparse.Namespace,
 def _write_outputs(segments: list[Segment], meta: TranscriptMeta, path: Path, args: argparse.Namespace) -> None:
     from app.engine.formats import render, write_transcript
 
+    subtitles = _subtitle_options(args)
     for fmt in args.formats or ["txt"]:
         if args.output_dir == "-":
-            sys.stdout.write(render(fmt, segments, meta).rstrip("\n") + "\n")
+            sys.stdout.write(render(fmt, segments, meta, subtitles).rstrip("\n") + "\n")
             sys.stdout.flush()
         else:
-            out = write_transcript(fmt, segments, meta, Path(args.output_dir), path.stem)
+            out = write_transcript(fmt, segments, meta, Path(args.output_dir), path.stem, subtitles)
             print(f"wrote {out}", file=sys.stderr)
 
 
@@ -111,6 +135,11 @@ def run(args: argparse.Namespace) -> int:
     from app.engine.loader import load_engine
     from app.engine.tokenizer import TokenizerError
 
+    try:
+        _subtitle_options(args)
+    except ValueError as exc:
+        print(f"earshot: error: {exc}", file=sys.stderr)
+        return 2
     try:
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
     except (ModelFormatError, TokenizerError, OSError) as exc:

@@ -14,17 +14,15 @@ chooses the tokens, is not touched, so the text with words on is the text withou
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnxruntime as ort
 
 from app.engine.convert.layout import cross_weights_name
 from app.engine.sessions import SessionConfig, create_session_from_bytes
-
-log = logging.getLogger(__name__)
 
 ALIGNMENT_OUTPUT = "alignment_weights"
 
@@ -40,42 +38,47 @@ def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
 def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) -> bytes:
     """The serialized decoder with the `alignment_weights` output added (onnx imported only here)."""
     import onnx
-    from onnx import TensorProto, helper
+    from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(decoder_path), load_external_data=False)
     if any(t.data_location == TensorProto.EXTERNAL for t in model.graph.initializer):
         onnx.load_external_data_for_model(model, str(decoder_path.parent))
-    graph, nodes = model.graph, []
+    graph = model.graph
+    constants = {"align_a": [len(heads)], "align_minus1": [-1]}
     parts = []
     for layer, layer_heads in heads_by_layer(heads).items():
-        index = f"align_heads_{layer}"
-        graph.initializer.append(onnx.numpy_helper.from_array(np.array(layer_heads, dtype=np.int64), index))
-        part = f"align_part_{layer}"
-        nodes.append(helper.make_node("Gather", [cross_weights_name(layer), index], [part], axis=1))
-        parts.append(part)
-    nodes.append(helper.make_node("Concat", parts, ["align_grouped"], axis=1))  # [audio_batch, A, queries, F]
-    nodes.append(helper.make_node("Cast", ["align_grouped"], ["align_float"], to=TensorProto.FLOAT))
-    # queries = rows_per_audio * n_tokens: split them, move the rows next to the audio batch.
-    n_tokens = "align_n_tokens"
-    nodes.append(helper.make_node("Shape", ["tokens"], [n_tokens], start=1, end=2))
-    frames_and_heads = [("align_a", len(heads)), ("align_minus1", -1)]
-    for name, value in frames_and_heads:
-        graph.initializer.append(onnx.numpy_helper.from_array(np.array([value], dtype=np.int64), name))
-    graph.initializer.append(onnx.numpy_helper.from_array(np.array([0], dtype=np.int64), "align_zero"))
-    nodes.append(helper.make_node("Shape", ["align_float"], ["align_frames"], start=3, end=4))
-    nodes.append(helper.make_node("Shape", ["align_float"], ["align_audio"], start=0, end=1))
-    nodes.append(helper.make_node("Concat", ["align_audio", "align_a", "align_minus1", n_tokens, "align_frames"],
-                                  ["align_shape5"], axis=0))
-    nodes.append(helper.make_node("Reshape", ["align_float", "align_shape5"], ["align_5d"]))
-    nodes.append(helper.make_node("Transpose", ["align_5d"], ["align_rows"], perm=[0, 2, 1, 3, 4]))
-    nodes.append(helper.make_node("Concat", ["align_minus1", "align_a", n_tokens, "align_frames"],
-                                  ["align_shape4"], axis=0))
-    nodes.append(helper.make_node("Reshape", ["align_rows", "align_shape4"], [ALIGNMENT_OUTPUT]))
-    graph.node.extend(nodes)
+        constants[f"align_heads_{layer}"] = layer_heads
+        parts.append(f"align_part_{layer}")
+        graph.node.append(helper.make_node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"],
+                                           [parts[-1]], axis=1))
+    for name, values in constants.items():
+        graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+    graph.node.extend(_to_rows(parts, helper, TensorProto.FLOAT))
     graph.output.append(helper.make_tensor_value_info(ALIGNMENT_OUTPUT, TensorProto.FLOAT,
                                                       ["batch", len(heads), "n_tokens", "n_frames"]))
     data: bytes = model.SerializeToString()
     return data
+
+
+def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
+    """Nodes: per-layer [audio_batch, heads_l, queries, F] -> `alignment_weights` [batch, A, n_tokens, F].
+
+    queries = rows_per_audio * n_tokens (rows sharing an audio are attended as one sequence):
+    split them and move the rows next to the audio batch."""
+    node = helper.make_node
+    return [
+        node("Concat", parts, ["align_grouped"], axis=1),
+        node("Cast", ["align_grouped"], ["align_float"], to=float_type),
+        node("Shape", ["tokens"], ["align_n_tokens"], start=1, end=2),
+        node("Shape", ["align_float"], ["align_frames"], start=3, end=4),
+        node("Shape", ["align_float"], ["align_audio"], start=0, end=1),
+        node("Concat", ["align_audio", "align_a", "align_minus1", "align_n_tokens", "align_frames"],
+             ["align_shape5"], axis=0),
+        node("Reshape", ["align_float", "align_shape5"], ["align_5d"]),
+        node("Transpose", ["align_5d"], ["align_rows"], perm=[0, 2, 1, 3, 4]),
+        node("Concat", ["align_minus1", "align_a", "align_n_tokens", "align_frames"], ["align_shape4"], axis=0),
+        node("Reshape", ["align_rows", "align_shape4"], [ALIGNMENT_OUTPUT]),
+    ]
 
 
 def alignment_session(decoder_path: Path, heads: Sequence[tuple[int, int]],

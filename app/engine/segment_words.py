@@ -50,7 +50,8 @@ def _after_pause(words: list[Word], median: float, last_speech_end: float) -> No
     twice the median: their start otherwise sits in the silence."""
     max_duration = 2 * median
     first = words[0]
-    too_long = first.end - first.start > max_duration or (len(words) > 1 and words[1].end - first.start > 2 * max_duration)
+    second_too_long = len(words) > 1 and words[1].end - first.start > 2 * max_duration
+    too_long = first.end - first.start > max_duration or second_too_long
     if first.end - last_speech_end <= 4 * median or not too_long:
         return
     if len(words) > 1 and words[1].end - words[1].start > max_duration:
@@ -89,7 +90,8 @@ def _within(value: float, low: float, high: float) -> float:
     return round(min(max(value, low), high), 3)
 
 
-def token_probabilities(tokens: Sequence[int], logprobs: Sequence[float], is_text: Callable[[int], bool]) -> list[float]:
+def token_probabilities(tokens: Sequence[int], logprobs: Sequence[float],
+                        is_text: Callable[[int], bool]) -> list[float]:
     """The probabilities of the text tokens among `tokens` (one log-probability per token)."""
     if len(logprobs) != len(tokens):
         return [1.0 for t in tokens if is_text(t)]

@@ -61,7 +61,8 @@ class WindowWordAligner:
         return words
 
 
-def words_from_tokens(tok: WhisperTokenizer, text: list[int], times: Sequence[float], probs: Sequence[float],
+def words_from_tokens(tok: WhisperTokenizer, text: list[int], times: Sequence[float] | NDArray[np.float64],
+                      probs: Sequence[float],
                       language: str) -> list[Word]:
     """Group tokens into words (a word ends where the next one starts, the last where eot starts)."""
     words = split_to_word_tokens(tok, text, language)

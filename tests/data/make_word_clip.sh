@@ -20,10 +20,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 # word|silence after it (s); the last word's silence is the clip's tail
 entries=(
-  "Please|0.08" "send|0.08" "the|0.08" "report|0.7" "to|0.08" "Maria|0.08" "before|0.1"
+  "Please|0.08" "send|0.08" "this|0.08" "report|0.7" "to|0.08" "Maria|0.08" "before|0.1"
   "Friday|0.9" "and|0.08" "call|0.08" "the|0.08" "office|0.08" "tomorrow|0.6"
 )
-text="Please send the report to Maria before Friday and call the office tomorrow."
+text="Please send this report to Maria before Friday and call the office tomorrow."
 
 sox -n -r "$rate" -c 1 -b 16 -e signed-integer "$tmp/part_000.wav" trim 0 "$lead_s"
 parts=("$tmp/part_000.wav")
