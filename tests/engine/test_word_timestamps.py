@@ -76,14 +76,31 @@ def test_text_and_tokens_with_words_equal_those_without(engine, beam_size):
         assert all(s.words is None for s in plain)
 
 
-def test_long_audio_gets_words_in_every_window(engine):
-    """Two clips joined past 30 s: the second window's words carry its offset."""
+def _long_audio() -> tuple[np.ndarray, float]:
+    """Two clips and the word clip joined past 30 s, and where the word clip starts (s)."""
     gap = np.zeros(16000 * 12, dtype=np.float32)
     first, second = read_wav(DATA_DIR / "espeak_morning.wav"), read_wav(DATA_DIR / WORD_CLIP["file"])
-    audio = np.concatenate([first, gap, first, gap, second])
-    segments, _ = engine.transcribe(audio, DecodeOptions(word_timestamps=True))
+    return np.concatenate([first, gap, first, gap, second]), (2 * len(first) + 2 * len(gap)) / 16000
+
+
+@pytest.mark.parametrize("batch_size", [1, 2])
+def test_long_audio_gets_words_in_every_window(engine, batch_size):
+    """Windows after the first carry their offset (batched: each row of a batch its own)."""
+    audio, offset = _long_audio()
+    plain, _ = engine.transcribe(audio, DecodeOptions(batch_size=batch_size))
+    segments, _ = engine.transcribe(audio, DecodeOptions(word_timestamps=True, batch_size=batch_size))
+    segments = list(segments)
+    assert [s.text for s in segments] == [s.text for s in plain]
     words = [w for s in segments for w in s.words or []]
-    offset = (2 * len(first) + 2 * len(gap)) / 16000
     tomorrow = [w for w in words if normalize(w.word) == "tomorrow"]
     assert tomorrow and abs(tomorrow[-1].start - (offset + WORD_CLIP["words"][-1]["start"])) <= 0.3
     assert all(b.start >= a.end for a, b in itertools.pairwise(words))
+
+
+def test_live_can_time_the_words_of_a_decoded_window(engine):
+    """`WhisperEngine.word_timings`: the entry point live dictation can use on its windows."""
+    audio = read_wav(DATA_DIR / WORD_CLIP["file"])
+    window = engine.decode_window(audio, DecodeOptions(beam_size=1))
+    words = engine.word_timings(audio, [t for s in window.segments for t in s.tokens])
+    assert "".join(w.word for w in words).strip() == window.text
+    assert abs(words[4].start - WORD_CLIP["words"][4]["start"]) <= 0.1  # "to", after a 0.7 s pause
