@@ -113,17 +113,58 @@ def cost(rounds: int, threads: int) -> None:
     run = earshot_words("auto", threads)
     for audio in clips[:2]:
         run(audio, True)  # warm both sessions
-    times: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(rounds):
-        for words in (False, True):
+    for clock_name, clock in (("wall", time.perf_counter), ("CPU", time.process_time)):
+        times: dict[bool, list[float]] = {False: [], True: []}
+        for _ in range(rounds):
+            for words in (False, True):
+                t0 = clock()
+                for audio in clips:
+                    run(audio, words)
+                times[words].append(clock() - t0)
+        off, on = statistics.median(times[False]), statistics.median(times[True])
+        paired = statistics.median(b / a for a, b in zip(times[False], times[True], strict=True))
+        print(f"\n{clock_name} time, {len(clips)} English clips, auto, beam 5, {threads} thread(s): words off "
+              f"{off:.2f} s, on {on:.2f} s ({100 * (on / off - 1):+.1f} %, paired {100 * (paired - 1):+.1f} %), "
+              f"{rounds} rounds")
+
+
+def step_cost(threads: int, steps: int = 200) -> None:
+    """Per-step decoder time of the plain session and of the word-timing one (extra output), and
+    the per-window cost of words: the teacher-forced pass and the numpy alignment."""
+    from earshot_bench_io import read_wav
+
+    from app.engine.features import log_mel
+    from app.engine.loader import load_engine
+    from app.engine.types import Precision
+    from app.engine.window_decoder import mel_window
+    from app.engine.word_alignment import attention_matrix, token_start_times
+
+    engine = load_engine(None, Precision.AUTO, "cpu", threads)
+    runtime = engine.runtime
+    mel = log_mel(read_wav(SHARED / "speech" / "en_jfk_inaugural.wav"), runtime.facts.dims.n_mels)
+    cross = runtime.encode(mel_window(mel, 0, min(3000, mel.shape[-1])))
+    prompt = np.array([[runtime.tokenizer.sot, runtime.tokenizer.no_timestamps]], dtype=np.int64)
+    token = np.array([[262]], dtype=np.int64)
+    results: dict[str, list[float]] = {"plain": [], "word-timing": []}
+    for _ in range(3):
+        for name in results:
+            step = runtime.decode if name == "plain" else runtime.decode_with_alignment
+            cache = step(prompt, runtime.new_cache(1), cross)[1]
             t0 = time.perf_counter()
-            for audio in clips:
-                run(audio, words)
-            times[words].append(time.perf_counter() - t0)
-    off, on = statistics.median(times[False]), statistics.median(times[True])
-    paired = statistics.median(b / a for a, b in zip(times[False], times[True], strict=True))
-    print(f"\nwall time, {len(clips)} English clips, auto, beam 5: words off {off:.2f} s, on {on:.2f} s "
-          f"({100 * (on / off - 1):+.1f} %, paired {100 * (paired - 1):+.1f} %), {rounds} rounds")
+            for _ in range(steps):
+                cache = step(token, cache, cross)[1]
+            results[name].append(1000 * (time.perf_counter() - t0) / steps)
+    sequence = np.array([[runtime.tokenizer.sot, runtime.tokenizer.no_timestamps, *range(300, 400),
+                          runtime.tokenizer.eot]], dtype=np.int64)
+    t0 = time.perf_counter()
+    weights = runtime.decode_with_alignment(sequence, runtime.new_cache(1), cross)[2]
+    forced_ms = 1000 * (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    token_start_times(attention_matrix(weights[0], 3000)[1:-1])
+    align_ms = 1000 * (time.perf_counter() - t0)
+    print(f"\ndecoder step, auto, 1 row: plain {min(results['plain']):.2f} ms, with the alignment output "
+          f"{min(results['word-timing']):.2f} ms (best of 3 x {steps}); per window of 100 text tokens: "
+          f"teacher-forced pass {forced_ms:.1f} ms, alignment (z-score, median, DTW) {align_ms:.1f} ms")
 
 
 def main() -> None:
@@ -132,9 +173,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-cost", action="store_true")
+    parser.add_argument("--skip-accuracy", action="store_true")
     args = parser.parse_args()
-    accuracy(args.precisions, args.threads)
+    if not args.skip_accuracy:
+        accuracy(args.precisions, args.threads)
     if not args.skip_cost:
+        step_cost(args.threads)
         cost(args.rounds, args.threads)
 
 
