@@ -24,6 +24,7 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
 from app.settings.model import Settings
@@ -110,6 +111,7 @@ class AppController(QObject):
             language=decode.language,
             beam_size=decode.file_beam_size if for_files else 1,
             initial_prompt=decode.initial_prompt or None,
+            word_timestamps=for_files,  # file results show and export word times (about +7 % CPU)
         )
 
     def input_devices(self) -> list[InputDevice]:
@@ -129,11 +131,13 @@ class AppController(QObject):
     def add_files(self, paths: list[Path]) -> int:
         return len(self.jobs.add(paths))
 
-    def render(self, fmt: str, transcript: FileTranscript) -> str:
-        return self.parts.exporter.render(fmt, transcript)
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
+        return self.parts.exporter.render(fmt, transcript, subtitles)
 
-    def export(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
-        return self.parts.exporter.write(fmt, transcript, target)
+    def export(self, fmt: str, transcript: FileTranscript, target: Path,
+               subtitles: SubtitleOptions | None = None) -> Path:
+        """`subtitles`: word-level SRT/VTT cues (transcripts with word times)."""
+        return self.parts.exporter.write(fmt, transcript, target, subtitles)
 
     def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, VoiceDetection]:
         source = AudioSource(device=self.settings.dictation.input_device)
