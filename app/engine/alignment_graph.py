@@ -36,13 +36,19 @@ def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
 
 
 def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) -> bytes:
-    """The serialized decoder with the `alignment_weights` output added (onnx imported only here)."""
+    """The serialized decoder with the `alignment_weights` output added (onnx imported only here).
+    Weights kept in a side file (decoders over protobuf's 2 GiB) stay there, referenced, not loaded."""
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(decoder_path), load_external_data=False)
-    if any(t.data_location == TensorProto.EXTERNAL for t in model.graph.initializer):
-        onnx.load_external_data_for_model(model, str(decoder_path.parent))
+    _add_alignment_output(model, heads)
+    data: bytes = model.SerializeToString()
+    return data
+
+
+def _add_alignment_output(model: Any, heads: Sequence[tuple[int, int]]) -> None:
+    from onnx import TensorProto, helper, numpy_helper
+
     graph = model.graph
     constants = {"align_a": [len(heads)], "align_minus1": [-1]}
     parts = []
@@ -56,8 +62,6 @@ def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) 
     graph.node.extend(_to_rows(parts, helper, TensorProto.FLOAT))
     graph.output.append(helper.make_tensor_value_info(ALIGNMENT_OUTPUT, TensorProto.FLOAT,
                                                       ["batch", len(heads), "n_tokens", "n_frames"]))
-    data: bytes = model.SerializeToString()
-    return data
 
 
 def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
@@ -86,4 +90,5 @@ def alignment_session(decoder_path: Path, heads: Sequence[tuple[int, int]],
     """An onnxruntime session of the word-timing decoder (built in memory, a few hundred ms)."""
     if not heads:
         raise ValueError("the model names no alignment heads")
-    return create_session_from_bytes(build_alignment_graph(decoder_path, heads), config)
+    # A graph from bytes finds its side files through this folder (onnxruntime >= 1.17).
+    return create_session_from_bytes(build_alignment_graph(decoder_path, heads), config, decoder_path.parent)

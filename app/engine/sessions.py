@@ -69,16 +69,20 @@ class ProviderFallback(Exception):
     """Not an error for the user to fix: the requested provider could not be used."""
 
 
-def create_session_from_bytes(model: bytes, config: SessionConfig) -> ort.InferenceSession:
-    """A session of a serialized graph built in memory (the word-timing decoder), same options."""
-    session, _, _ = create_session(model, config)
+def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
+    """A session of a serialized graph built in memory (the word-timing decoder), same options;
+    weights it keeps in side files are read from `data_folder`."""
+    session, _, _ = create_session(model, config, data_folder)
     return session
 
 
-def create_session(model_path: Path | bytes, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
-    """Open `model_path` (or a serialized graph); returns (session, provider used, one-line reason
-    if it fell back to CPU)."""
+def create_session(model_path: Path | bytes, config: SessionConfig,
+                   data_folder: Path | None = None) -> tuple[ort.InferenceSession, str, str | None]:
+    """Open `model_path` (or a serialized graph whose side files are in `data_folder`); returns
+    (session, provider used, one-line reason if it fell back to CPU)."""
     options = ort.SessionOptions()
+    if data_folder is not None:
+        options.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_folder))
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = config.threads or physical_cores()
     options.inter_op_num_threads = 1

@@ -85,3 +85,17 @@ def test_plain_decoder_returns_no_attention_and_the_word_decoder_does(engine):
     _, _, step = runtime.decode_with_alignment(beams, cache_w, cross, np.zeros(3, dtype=np.int64))
     assert step.shape == (3, 8, 1, 1500)
     np.testing.assert_allclose(step.sum(axis=-1), 1.0, atol=1e-4)
+
+
+def test_word_decoder_of_a_model_with_weights_in_a_side_file(engine, tmp_path):
+    """Decoders over protobuf's 2 GiB keep their weights in `decoder.onnx.data`: the word-timing
+    graph links to that file instead of loading it into one protobuf (here tiny.en saved so)."""
+    import onnx
+
+    from app.engine.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
+    from app.engine.sessions import SessionConfig
+
+    model = onnx.load(str(engine.runtime.model_dir / "decoder.onnx"))
+    onnx.save(model, str(tmp_path / "decoder.onnx"), save_as_external_data=True, location="decoder.onnx.data")
+    session = alignment_session(tmp_path / "decoder.onnx", engine.runtime.facts.alignment_heads, SessionConfig())
+    assert ALIGNMENT_OUTPUT in [o.name for o in session.get_outputs()]
