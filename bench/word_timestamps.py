@@ -167,6 +167,35 @@ def step_cost(threads: int, steps: int = 200) -> None:
           f"teacher-forced pass {forced_ms:.1f} ms, alignment (z-score, median, DTW) {align_ms:.1f} ms")
 
 
+def attributed_cost(rounds: int) -> None:
+    """CPU time spent inside word timing (`WindowWords.add`) against the rest, one thread: on a
+    loaded shared machine the totals of two runs differ by more than the cost itself."""
+    from earshot_bench_io import read_wav
+
+    import app.engine.window_words as window_words
+
+    clips = [read_wav(p) for p in sorted((SHARED / "speech").glob("en_*.wav")) if ".orig" not in p.name]
+    spent = [0.0]
+    original = window_words.WindowWords.add
+
+    def timed(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        t0 = time.process_time()
+        original(self, *args, **kwargs)
+        spent[0] += time.process_time() - t0
+
+    window_words.WindowWords.add = timed  # type: ignore[method-assign]
+    run = earshot_words("auto", 1)
+    run(clips[0], True)
+    for number in range(rounds):
+        spent[0] = 0.0
+        t0 = time.process_time()
+        for audio in clips:
+            run(audio, True)
+        total = time.process_time() - t0
+        print(f"round {number + 1}: CPU {total:.2f} s, of which word timing {spent[0]:.2f} s: "
+              f"{100 * spent[0] / (total - spent[0]):+.1f} % over words off")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--precisions", nargs="+", default=["int8", "fp32"], choices=list(FW_TYPES))
@@ -180,6 +209,7 @@ def main() -> None:
     if not args.skip_cost:
         step_cost(args.threads)
         cost(args.rounds, args.threads)
+        attributed_cost(args.rounds)
 
 
 if __name__ == "__main__":
