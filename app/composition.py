@@ -26,6 +26,7 @@ from app.controller.ports import (
     LoadedEngine,
     ModelInfo,
 )
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import Precision
 from app.settings.history import HistoryStore
 from app.settings.store import SettingsStore
@@ -137,16 +138,17 @@ def decode_audio(path: Path) -> NDArray[np.float32]:
 class TranscriptExporter:
     """TXT / SRT / VTT / JSON through the engine's formats module."""
 
-    def render(self, fmt: str, transcript: FileTranscript) -> str:
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
         from app.engine.formats import render
 
-        return render(fmt, transcript.segments, _meta(transcript))
+        return render(fmt, transcript.segments, _meta(transcript), subtitles)
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+    def write(self, fmt: str, transcript: FileTranscript, target: Path,
+              subtitles: SubtitleOptions | None = None) -> Path:
         from app.engine.formats import write_transcript
 
         stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
-        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem)
+        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem, subtitles)
 
 
 def _meta(transcript: FileTranscript) -> TranscriptMeta:

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from app.engine.model import WhisperEngine
+    from app.engine.subtitles import SubtitleOptions
 
 # Kept in step with app.engine.formats.FORMATS; duplicated so `earshot --help` stays fast.
 FORMATS = ("txt", "srt", "vtt", "json")
@@ -47,14 +48,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--format", dest="formats", action="append", choices=FORMATS,
                    help="output format, repeatable (default: txt)")
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
+    _add_word_options(p)
     p.set_defaults(func=run)
+
+
+def _add_word_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--word-timestamps", action="store_true",
+                   help="time every word (JSON: segments[].words; the text is the same)")
+    p.add_argument("--max-line-width", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues, lines of at most N characters (needs --word-timestamps)")
+    p.add_argument("--max-line-count", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues of at most N lines (needs --word-timestamps)")
+    p.add_argument("--highlight-words", action="store_true",
+                   help="SRT/VTT: underline each word while it is spoken (needs --word-timestamps)")
+
+
+def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions | None:
+    """The word-level cue options; raises ValueError with a one-line reason when invalid."""
+    from app.engine.subtitles import SubtitleOptions
+
+    options = SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words)
+    if options.word_level and not args.word_timestamps:
+        raise ValueError("--max-line-width, --max-line-count and --highlight-words need --word-timestamps")
+    return options if options.word_level else None
 
 
 def _options(args: argparse.Namespace) -> DecodeOptions:
     """The decode options; raises `DecodeOptionsError` (one line) for a value out of range."""
     return DecodeOptions(task=Task(args.task), language=args.language, beam_size=args.beam_size,
                          initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         batch_size=args.batch_size)
+                         batch_size=args.batch_size, word_timestamps=args.word_timestamps)
 
 
 def _option_flag(error: DecodeOptionsError) -> str:
@@ -150,9 +173,13 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         options = _options(args)
+        subtitles = _subtitle_options(args)
     except DecodeOptionsError as exc:
         log.info("refused decode options", exc_info=True)
         print(f"earshot: error: {_option_flag(exc)}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"earshot: error: {exc}", file=sys.stderr)
         return 2
     try:
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
@@ -169,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"earshot: error: {exc}", file=sys.stderr)
         return 2
     return _transcribe_all(engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [],
-                                                                        args.files))
+                                                                        args.files, subtitles))
 
 
 def _transcribe_all(engine: WhisperEngine, files: list[str], options: DecodeOptions,

@@ -30,6 +30,7 @@ from app.private_files import private_dir
 
 if TYPE_CHECKING:
     from app.engine.formats import TranscriptMeta
+    from app.engine.subtitles import SubtitleOptions
     from app.engine.types import Segment
 
 STDOUT = "-"
@@ -62,7 +63,9 @@ def distinct_stems(inputs: Sequence[str]) -> list[str]:
 class TranscriptOutput:
     """Writes each transcribed file's documents (one per format) to `output_dir` or stdout."""
 
-    def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str]) -> None:
+    def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str],
+                 subtitles: SubtitleOptions | None = None) -> None:
+        self.subtitles = subtitles  # word-level SRT/VTT cues, when asked for
         self.to_stdout = output_dir == STDOUT
         self.output_dir = Path(output_dir)
         self.formats = list(dict.fromkeys(formats)) or ["txt"]
@@ -101,7 +104,7 @@ class TranscriptOutput:
     def _print(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, note: str = "") -> None:
         from app.engine.formats import render
 
-        text = render(fmt, segments, meta)
+        text = render(fmt, segments, meta, self.subtitles)
         if fmt == "json" and (self.json_lines or self.headed or note):
             text = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
         header = f"==> {meta.file} [{fmt}]{note} <=="
@@ -128,7 +131,7 @@ class TranscriptOutput:
         from app.engine.formats import ExportError, write_transcript
 
         try:
-            out = write_transcript(fmt, segments, meta, self.output_dir, stem)
+            out = write_transcript(fmt, segments, meta, self.output_dir, stem, self.subtitles)
         except ExportError as error:
             _log.exception("transcript of %s not written to %s", meta.file, self.output_dir)
             print(f"earshot: error: {error}", file=sys.stderr)
@@ -144,7 +147,7 @@ class TranscriptOutput:
         try:
             folder = private_dir(fallback_dir())
             kept_stem = _unused_stem(folder, f"{stem}-{self.started}", fmt)
-            out = write_transcript(fmt, segments, meta, folder, kept_stem, mode=0o600)
+            out = write_transcript(fmt, segments, meta, folder, kept_stem, self.subtitles, mode=0o600)
         except (ExportError, OSError):
             _log.exception("transcript of %s not written to the fallback folder either", meta.file)
             print("earshot: the transcript is printed below instead", file=sys.stderr)

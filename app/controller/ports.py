@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -211,8 +212,9 @@ EXPORT_FORMATS: Sequence[str] = ("txt", "srt", "vtt", "json")
 
 
 class TranscriptExporter(Protocol):
-    def render(self, fmt: str, transcript: FileTranscript) -> str: ...
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str: ...
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+    def write(self, fmt: str, transcript: FileTranscript, target: Path,
+              subtitles: SubtitleOptions | None = None) -> Path:
         """Write atomically to `target` (`.fmt` added if missing); raises with a message."""
         ...

@@ -24,6 +24,8 @@ from app.engine.runtime import CrossAttention
 from app.engine.transcriber import FileTranscriber
 from app.engine.types import SAMPLE_RATE, Segment, Timings, TranscriptionInfo
 from app.engine.window_decoder import split_segments, stamp
+from app.engine.window_words import WindowWords
+from app.engine.word_timing import WindowWordAligner
 
 SEARCH_FRAMES = 500  # look for the cut in the last 5 s of each window
 QUIET_FRAMES = 50  # the quietest 0.5 s (mean log-mel energy) there
@@ -63,6 +65,8 @@ class BatchedTranscriber(FileTranscriber):
             first = self._encode(mel, groups[0], info.timings)  # decoded below, not encoded twice
             language, info.language_probability = self.decoder.detect_language(_row(first, 0))
         info.language = language or "en"
+        if self.options.word_timestamps:
+            self.words = WindowWords(WindowWordAligner(self.runtime), self.options.task, info.duration_s)
         return self._batches(mel, groups, info, start, first), info
 
     def _encode(self, mel: NDArray[np.float32], group: list[tuple[int, int]], timings: Timings) -> CrossAttention:
@@ -91,6 +95,10 @@ class BatchedTranscriber(FileTranscriber):
                     continue
                 segments, _ = split_segments(result.outcome.tokens, self.runtime.tokenizer,
                                              seek / FRAMES_PER_SECOND, n_frames / FRAMES_PER_SECOND, keep_tail=True)
+                if self.words is not None:
+                    self.words.add(segments, _row(cross, row) if cross.batch > 1 else cross, result.outcome.tokens,
+                                   result.outcome.token_logprobs, info.language, seek / FRAMES_PER_SECOND, n_frames,
+                                   mel[:, seek : seek + n_frames])
                 for seg in segments:
                     if seg.start == seg.end or not seg.text.strip():
                         continue

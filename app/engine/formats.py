@@ -13,9 +13,12 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.types import Segment, Timings
+
+if TYPE_CHECKING:
+    from app.engine.subtitles import SubtitleOptions
 
 FORMATS = ("txt", "srt", "vtt", "json")
 """Export formats, in the order the user interface lists them (also the file suffixes)."""
@@ -45,20 +48,27 @@ class TranscriptMeta:
     timings: Timings
 
 
-def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta) -> str:
+def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
+           subtitles: SubtitleOptions | None = None) -> str:
     """The transcript as text in `fmt`, one of `FORMATS`. Raises ValueError for others.
 
     Segments with no text (after stripping) are left out of txt, srt and vtt; srt cues are
-    numbered from 1 in the order given.
+    numbered from 1 in the order given. `subtitles` asking for word-level cues makes srt and vtt
+    cues of the segments' timed words (app/engine/subtitles.py).
     """
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise ValueError(f"unknown transcript format {fmt!r}; expected one of {FORMATS}")
+    if subtitles is not None and subtitles.word_level and fmt in ("srt", "vtt"):
+        from app.engine.subtitles import render_word_cues
+
+        return render_word_cues(fmt, segments, subtitles)
     return renderer(segments, meta)
 
 
 def write_transcript(
     fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str,
+    subtitles: SubtitleOptions | None = None,
     mode: int = 0o666,
 ) -> Path:
     """Write `<output_dir>/<stem>.<fmt>` and return its path.
@@ -69,7 +79,7 @@ def write_transcript(
     removed and `ExportError` is raised; an existing target is left as it was. `mode` is the
     new file's permission bits before the umask (0o600 for a private copy).
     """
-    text = render(fmt, segments, meta)
+    text = render(fmt, segments, meta, subtitles)
     target = output_dir / f"{stem}.{fmt}"
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
@@ -145,6 +155,14 @@ def _render_json(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
 
 
 def _segment_json(segment: Segment) -> dict[str, Any]:
+    entry = _segment_fields(segment)
+    if segment.words is not None:
+        entry["words"] = [{"word": w.word, "start": _finite(round(w.start, 3)), "end": _finite(round(w.end, 3)),
+                           "probability": _finite(round(w.probability, 3))} for w in segment.words]
+    return entry
+
+
+def _segment_fields(segment: Segment) -> dict[str, Any]:
     return {
         "id": segment.id,
         "start": _finite(round(segment.start, 3)),

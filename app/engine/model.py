@@ -18,10 +18,13 @@ from app.engine.types import (
     DecodeOptions,
     Precision,
     Segment,
+    Task,
     TranscriptionInfo,
     WindowResult,
+    Word,
 )
 from app.engine.window_decoder import WindowDecoder, mel_window, split_segments, stamp
+from app.engine.word_timing import WindowWordAligner
 
 
 class WhisperEngine:
@@ -32,6 +35,7 @@ class WhisperEngine:
         self.name = name
         self.precision = precision
         self.load_s = load_s
+        self._aligner: WindowWordAligner | None = None
 
     @property
     def provider(self) -> str:
@@ -82,3 +86,17 @@ class WhisperEngine:
             no_speech_prob=result.outcome.no_speech_prob, compression_ratio=result.compression_ratio,
             temperature=result.temperature,
         )
+
+    def word_timings(self, audio: NDArray[np.float32], text_tokens: Sequence[int], language: str = "en",
+                     task: Task = Task.TRANSCRIBE) -> list[Word]:
+        """Words of `text_tokens` (text tokens of up to 30 s of audio [n_samples] float32 16 kHz,
+        decoded before) with times in seconds from the start of `audio`. Encodes the window
+        again; callers that hold its `CrossAttention` use `WindowWordAligner.align` directly."""
+        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
+        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
+        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
+        cross = self.runtime.encode(mel_window(mel, 0, n_frames))
+        if self._aligner is None:
+            self._aligner = WindowWordAligner(self.runtime)
+        sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
+        return self._aligner.align(cross, sot, text_tokens, n_frames, language=language, mel=mel)

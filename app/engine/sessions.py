@@ -75,9 +75,20 @@ class ProviderFallback(Exception):
     """Not an error for the user to fix: the requested provider could not be used."""
 
 
-def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
-    """Open `model_path`; returns (session, provider used, one-line reason if it fell back to CPU)."""
+def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
+    """A session of a serialized graph built in memory (the word-timing decoder), same options;
+    weights it keeps in side files are read from `data_folder`."""
+    session, _, _ = create_session(model, config, data_folder)
+    return session
+
+
+def create_session(model_path: Path | bytes, config: SessionConfig,
+                   data_folder: Path | None = None) -> tuple[ort.InferenceSession, str, str | None]:
+    """Open `model_path` (or a serialized graph whose side files are in `data_folder`); returns
+    (session, provider used, one-line reason if it fell back to CPU)."""
     options = ort.SessionOptions()
+    if data_folder is not None:
+        options.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_folder))
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = config.threads or physical_cores()
     options.inter_op_num_threads = 1
@@ -98,7 +109,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
             reason = f"{provider} is not available in this onnxruntime build; using the CPU"
         else:
             try:
-                session = ort.InferenceSession(str(model_path), options, providers=[full, "CPUExecutionProvider"])
+                session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
                 if session.get_providers()[0] == full:
                     return session, provider, None
                 reason = f"{provider} could not be initialised; using the CPU"
@@ -110,5 +121,9 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     return _cpu_session(model_path, options), "cpu", None
 
 
-def _cpu_session(model_path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
-    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+def _cpu_session(model_path: Path | bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+    return ort.InferenceSession(_source(model_path), options, providers=["CPUExecutionProvider"])
+
+
+def _source(model: Path | bytes) -> str | bytes:
+    return model if isinstance(model, bytes) else str(model)

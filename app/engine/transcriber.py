@@ -24,6 +24,8 @@ from app.engine.types import (
     TranscriptionInfo,
 )
 from app.engine.window_decoder import WindowDecoder, consumed_tokens, mel_window, split_segments, stamp
+from app.engine.window_words import WindowWords
+from app.engine.word_timing import WindowWordAligner
 
 ProgressCallback = Callable[[float, float], None]
 """Called with (seconds of audio done, total seconds)."""
@@ -46,6 +48,7 @@ class FileTranscriber:
         self.cancel = cancel or CancelToken()
         self.on_progress = on_progress
         self.decoder = WindowDecoder(runtime, options)
+        self.words: WindowWords | None = None  # set per file when options.word_timestamps
 
     def transcribe(self, audio: NDArray[np.float32]) -> tuple[Iterator[Segment], TranscriptionInfo]:
         start = time.perf_counter()
@@ -61,6 +64,8 @@ class FileTranscriber:
             timings.encoder_s += time.perf_counter() - t0  # the first window's encoding, reused below
             language, info.language_probability = self.decoder.detect_language(first_window)
         info.language = language or "en"
+        if self.options.word_timestamps:
+            self.words = WindowWords(WindowWordAligner(self.runtime), self.options.task, info.duration_s)
         return self._segments(mel, info, start, first_window), info
 
     def _segments(self, mel: NDArray[np.float32], info: TranscriptionInfo, start: float,
@@ -95,6 +100,9 @@ class FileTranscriber:
                 # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
                 # prompted with text alone, tiny.en went on without timestamps and skipped 30 s.
                 state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
+                if self.words is not None:
+                    self.words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs,
+                                   info.language, offset, size, mel[:, previous_seek : previous_seek + size])
                 for seg in segments:
                     if seg.start == seg.end or not seg.text.strip():
                         continue

@@ -97,6 +97,8 @@ class DecodeOptions:
     max_new_tokens: int = 224
     max_initial_timestamp: float = 1.0
     suppress_blank: bool = True
+    word_timestamps: bool = False
+    """Time every word (`Segment.words`) from the decoder's cross-attention; the text is the same."""
     batch_size: int = 1
     """> 1: long audio is cut into 30 s windows at quiet moments and `batch_size` windows are
     decoded at once, greedily and without the previous window's text (see `batched.py`)."""
@@ -136,6 +138,19 @@ def _check_float(name: str, value: float, low: float, high: float, low_open: boo
 
 
 @dataclass
+class Word:
+    """One word of a segment: `word` as written in the text (with its leading space and any
+    punctuation), `start`/`end` in seconds, `probability` in [0, 1] (mean over its tokens),
+    `tokens` its text tokens."""
+
+    word: str
+    start: float
+    end: float
+    probability: float
+    tokens: list[int] = field(default_factory=list)
+
+
+@dataclass
 class Segment:
     """A transcribed span of audio. `tokens` are text tokens only (no specials)."""
 
@@ -148,6 +163,8 @@ class Segment:
     no_speech_prob: float = 0.0
     temperature: float = 0.0
     compression_ratio: float = 0.0
+    words: list[Word] | None = None
+    """With `DecodeOptions.word_timestamps`: the segment's words, in order, inside [start, end]."""
 
 
 @dataclass

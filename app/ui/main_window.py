@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.ports import EngineDescription
 from app.controller.states import ModelState, RecordState
+from app.engine.types import Segment
 from app.private_files import private_dir, tighten
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
@@ -126,6 +127,7 @@ class MainWindow(QMainWindow):
         c.settings_changed.connect(lambda _s: self._refresh_devices())
         self.history_panel.open_entry.connect(self.show_text)
         self.jobs_panel.open_transcript.connect(self.show_text)
+        self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)
         self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
         if self.tray is not None:
@@ -211,6 +213,10 @@ class MainWindow(QMainWindow):
 
     def show_text(self, title: str, text: str) -> None:
         TextViewer(title, text, self).show()
+
+    def show_timed_text(self, title: str, segments: list[Segment]) -> None:
+        """A file result with word times: clicking a word shows when it is spoken."""
+        TextViewer(title, "".join(s.text for s in segments).strip(), self, segments).show()
 
     def bring_to_front(self) -> None:
         self.showNormal()
