@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from app.engine.audio_stream import BLOCK, StreamedFeatures
 from app.engine.features import HOP_LENGTH
-from app.engine.speech_map import SPEECH_FRAME, SpeechDetector, SpeechMap
+from app.engine.speech_map import SPEECH_FRAME, SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
 
 SEARCH_FRAMES = 1000
 """A window's cut is looked for in its last 10 s (mel frames)."""
@@ -26,8 +26,6 @@ MIN_PAUSE = 3
 """Speech-map frames (96 ms): a shorter run of quiet frames is not a pause."""
 QUIET_FRAMES = 50
 """The energy fallback's span: the quietest 0.5 s."""
-SPEECH_PAD_FRAMES = 100
-"""After a stretch without speech, the next window starts 1 s before the next speech."""
 
 Window = tuple[int, int]
 """(start frame, n frames)."""

@@ -34,6 +34,9 @@ STRONG_NO_SPEECH = 0.4
 """Other windows are dropped above this no-speech probability with an avg log-prob below -1
 (Whisper's own rule uses 0.6; music read as "Thank you." at 0.47, -1.65)."""
 
+SPEECH_PAD_FRAMES = 100
+"""After a stretch without speech, the next window starts 1 s (mel frames) before the speech."""
+
 _SCALE = 255
 
 

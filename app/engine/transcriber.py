@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from app.engine.audio_stream import StreamedFeatures
 from app.engine.features import FRAMES_PER_SECOND, HOP_LENGTH
 from app.engine.runtime import CrossAttention, WhisperRuntime
-from app.engine.speech_map import SpeechDetector, SpeechMap
+from app.engine.speech_map import SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
 from app.engine.types import (
     SAMPLE_RATE,
     CancelToken,
@@ -31,8 +31,6 @@ from app.engine.window_decoder import WindowDecode, WindowDecoder, consumed_toke
 
 ProgressCallback = Callable[[float, float], None]
 """Called with (seconds of audio done, total seconds)."""
-SPEECH_PAD_FRAMES = 100
-"""After a window without speech, the next window starts 1 s before the next speech."""
 
 
 @dataclass

@@ -29,8 +29,14 @@ def test_batched_windows_read_like_the_same_windows_decoded_one_by_one(engine):
     alone = DecodeOptions(beam_size=1, condition_on_previous_text=False)
     for start, n_frames in plan_windows([audio]):
         one_by_one.append(engine.decode_window(audio[start * 160 : (start + n_frames) * 160], alone).text)
-    assert " ".join(s.text.strip() for s in batched) == " ".join(t.strip() for t in one_by_one)
-    assert word_error_rate([reference], [" ".join(s.text for s in batched)]) <= 10.0
+    # Each window reads as it does alone; speech Whisper left after a window's last segment is
+    # then decoded again on its own (a sentence that the window alone drops here), never dropped.
+    text = " ".join(s.text.strip() for s in batched)
+    at = 0
+    for window_text in (t.strip() for t in one_by_one):
+        at = text.index(window_text, at) + len(window_text)
+    assert word_error_rate([reference], [text]) < word_error_rate([reference], [" ".join(one_by_one)])
+    assert word_error_rate([reference], [text]) <= 10.0
     starts = [s.start for s in batched]
     assert starts == sorted(starts) and batched[-1].end <= len(audio) / 16000 + 0.5
     assert progress and progress[-1][0] == progress[-1][1]
