@@ -2,6 +2,7 @@
 
     python bench/long_files.py                      # this checkout: 5 min, 60 min, 3 h; 60 min silence
     python bench/long_files.py --repo /tmp/old --minutes 5 60   # another checkout (before/after)
+    python bench/long_files.py --clips     # each shared clip with and without the voice detector
 
 Each file is near-silence at -90 dBFS with four espeak sentences at known places (see
 tests/long_recordings.py), or 60 minutes of digital silence; each run is a fresh process
@@ -52,12 +53,36 @@ def measure(repo: Path, path: Path) -> tuple[float, float, int]:
     return peak / 1024, wall, len([line for line in run.stdout.splitlines() if line.strip()])
 
 
+def clip_check() -> None:
+    """Every clip of ../shared/data/speech and ../shared/data/robustness, greedy, with the Silero
+    VAD as the speech detector and without: the same text (speech), or no text (ns_*)."""
+    from app.audio.file_decoder import decode_audio
+    from app.audio.vad import SileroVadModel
+    from app.engine.loader import load_engine
+    from app.engine.types import DecodeOptions, Precision
+
+    engine = load_engine(precision=Precision.AUTO)
+    shared = REPO.parent / "shared" / "data"
+    for path in sorted((shared / "speech").glob("*.wav")) + sorted((shared / "robustness").glob("*.wav")):
+        if path.name.endswith(".orig.wav"):
+            continue
+        audio = decode_audio(path)
+        texts = [" ".join(seg.text.strip() for seg in engine.transcribe(
+            audio, DecodeOptions(beam_size=1), speech=detector)[0]) for detector in (SileroVadModel(), None)]
+        verdict = "same" if texts[0] == texts[1] else "DIFFERENT"
+        print(f"{path.stem:30s} {verdict:9s} with VAD: {texts[0][:60]!r}  without: {texts[1][:40]!r}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to run (default: this one)")
     parser.add_argument("--minutes", type=float, nargs="+", default=[5, 60, 180])
     parser.add_argument("--silence-minutes", type=float, default=60)
+    parser.add_argument("--clips", action="store_true", help="only the shared clips, with and without the VAD")
     args = parser.parse_args()
+    if args.clips:
+        clip_check()
+        return
     clips = [read_wav(DATA_DIR / c["file"]) for c in espeak_clips()[:4]]
     with tempfile.TemporaryDirectory() as folder:
         for minutes in args.minutes:
