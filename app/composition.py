@@ -11,9 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from app.controller.app_controller import AppParts
 from app.controller.ports import (
     DictationEvent,
@@ -21,6 +18,7 @@ from app.controller.ports import (
     DictationSession,
     EngineConfig,
     EngineDescription,
+    FileAudio,
     FileTranscript,
     InputDevice,
     LoadedEngine,
@@ -129,10 +127,14 @@ def _is_multilingual(folder: Path, name: str) -> bool:
 # --- files --------------------------------------------------------------------------------
 
 
-def decode_audio(path: Path) -> NDArray[np.float32]:
-    from app.audio.file_decoder import decode_audio as real_decode
+def decode_audio(path: Path) -> FileAudio:
+    """The file decoded chunk by chunk as the engine reads it, with the Silero VAD as its voice
+    detector (windows without speech are not decoded)."""
+    from app.audio.file_stream import open_file_stream
+    from app.audio.vad import SileroVadModel
 
-    return real_decode(path)
+    stream = open_file_stream(path)
+    return FileAudio(stream.chunks, stream.duration_s, SileroVadModel())
 
 
 class TranscriptExporter:

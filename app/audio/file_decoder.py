@@ -200,11 +200,16 @@ class _MonoResampler:
         key = (frame.format.name, frame.layout.name, frame.sample_rate)
         if key != self._input_key:
             yield from self.flush()
-            self._resampler = AudioResampler(
+            plain = _is_plain_pcm(frame, self._rate)
+            self._resampler = None if plain else AudioResampler(
                 format="flt", layout="mono", rate=self._rate, options=_RESAMPLER_OPTIONS
             )
             self._input_key = key
-        assert self._resampler is not None
+        if self._resampler is None:
+            # 16-bit mono at the output rate (most WAVs): the same numbers as libswresample's
+            # s16 -> flt (x / 32768), twice as fast on a long file
+            yield frame.to_ndarray().reshape(-1).astype(np.float32) / np.float32(32768)
+            return
         yield from _frames_to_blocks(self._resampler.resample(frame))
 
     def flush(self) -> Iterator[Samples]:
@@ -212,6 +217,10 @@ class _MonoResampler:
             yield from _frames_to_blocks(self._resampler.resample(None))
             self._resampler = None
             self._input_key = None
+
+
+def _is_plain_pcm(frame: AudioFrame, rate: int) -> bool:
+    return frame.format.name in ("s16", "s16p") and len(frame.layout.channels) == 1 and frame.sample_rate == rate
 
 
 def _frames_to_blocks(frames: list[AudioFrame]) -> Iterator[Samples]:

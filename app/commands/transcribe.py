@@ -43,8 +43,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--initial-prompt", default=None, help="text that primes spelling and vocabulary")
     p.add_argument("--no-condition", action="store_true", help="do not prompt each window with the previous text")
     p.add_argument("--batch-size", type=int, default=1,
-                   help="decode N 30 s windows of a long file at once: faster, greedy, windows cut at "
-                        "quiet moments and not prompted with the previous text (default: 1, sequential)")
+                   help="decode N 30 s windows of a long file at once: faster, greedy, not prompted with "
+                        "the previous text; each window ends in the longest pause the voice detector finds "
+                        "in its last 10 s, so no utterance is cut (default: 1, sequential)")
     p.add_argument("--format", dest="formats", action="append", choices=FORMATS,
                    help="output format, repeatable (default: txt)")
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
@@ -109,19 +110,22 @@ class _Progress:
 def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: DecodeOptions,
                     output: TranscriptOutput, cancel: CancelToken) -> bool:
     """Transcribe and write input `index`; False if it could not be read or written where asked."""
-    from app.audio.file_decoder import AudioDecodeError, decode_audio
+    from app.audio.file_decoder import AudioDecodeError
+    from app.audio.file_stream import open_file_stream
+    from app.audio.vad import SileroVadModel
     from app.engine.formats import TranscriptMeta
 
     t0 = time.perf_counter()
     try:
-        audio = decode_audio(path)
+        stream = open_file_stream(path)  # decoded as it is transcribed: flat memory on long files
     except AudioDecodeError as exc:
         log.warning("cannot read %s", path, exc_info=True)
         print(f"earshot: error: {one_line(exc)}", file=sys.stderr)
         return False
     decode_s = time.perf_counter() - t0
     progress = _Progress(path.name)
-    segments_iter, info = engine.transcribe(audio, options, cancel, progress)
+    segments_iter, info = engine.transcribe(stream.chunks, options, cancel, progress,
+                                            duration_s=stream.duration_s, speech=SileroVadModel())
     segments: list[Segment] = []
     interrupted = False
     try:

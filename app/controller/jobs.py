@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.controller.ports import (
@@ -24,12 +22,12 @@ from app.controller.ports import (
     Engine,
     EngineConfig,
     EngineLoader,
+    FileAudio,
     FileTranscript,
     LoadedEngine,
 )
 from app.controller.states import JobState
 from app.engine.types import (
-    SAMPLE_RATE,
     CancelledError,
     CancelToken,
     DecodeOptions,
@@ -166,14 +164,15 @@ class JobQueue(QObject):
 
     def _transcribe(self, job: Job, engine_config: EngineConfig, options: DecodeOptions) -> None:
         self._set(job, JobState.DECODING)
-        audio = self._decoder(job.path)
-        job.total_s = len(audio) / SAMPLE_RATE
-        if len(audio) == 0:
-            raise ValueError("the file has no audio")
+        audio = self._decoder(job.path)  # decoded as it is transcribed: flat memory on long files
+        job.total_s = audio.duration_s
         loaded = self._engine_for(job, engine_config)
         job.cancel_token.raise_if_cancelled()
         self._set(job, JobState.TRANSCRIBING)
         segments, info = self._collect(job, loaded.engine, audio, options)
+        if info.duration_s <= 0:
+            raise ValueError("the file has no audio")
+        job.total_s = info.duration_s
         job.transcript = FileTranscript(
             path=job.path,
             segments=segments,
@@ -188,7 +187,7 @@ class JobQueue(QObject):
         self._set(job, JobState.DONE)
 
     def _collect(
-        self, job: Job, engine: Engine, audio: NDArray[np.float32], options: DecodeOptions
+        self, job: Job, engine: Engine, audio: FileAudio, options: DecodeOptions
     ) -> tuple[list[Segment], TranscriptionInfo]:
         """Run the engine, updating progress and ETA as it goes."""
         started = time.monotonic()
@@ -199,7 +198,8 @@ class JobQueue(QObject):
                 job.eta_s = (time.monotonic() - started) / job.done_s * (job.total_s - job.done_s)
             self._set(job, JobState.TRANSCRIBING)
 
-        iterator, info = engine.transcribe(audio, options, job.cancel_token, progress)
+        iterator, info = engine.transcribe(audio.chunks, options, job.cancel_token, progress,
+                                           duration_s=audio.duration_s, speech=audio.speech)
         segments = []
         for segment in iterator:
             segments.append(segment)

@@ -8,7 +8,7 @@ Audio arrays are mono float32 at 16 kHz; times are seconds from the start of the
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.speech_map import SpeechDetector
 from app.engine.subtitles import SubtitleOptions
 from app.engine.types import (
     CancelToken,
@@ -33,11 +34,17 @@ ProgressCallback = Callable[[float, float], None]
 class Engine(Protocol):
     def transcribe(
         self,
-        audio: NDArray[np.float32],
+        audio: NDArray[np.float32] | Iterable[NDArray[np.float32]],
         options: DecodeOptions,
         cancel: CancelToken | None = None,
         on_progress: ProgressCallback | None = None,
-    ) -> tuple[Iterator[Segment], TranscriptionInfo]: ...
+        *,
+        duration_s: float | None = None,
+        speech: SpeechDetector | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """`audio`: one array or chunks in order; `duration_s`: the expected length (progress);
+        `speech`: a voice detector so that windows without speech are skipped."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -185,8 +192,18 @@ DeviceLister = Callable[[bool], list[InputDevice]]
 # --- files --------------------------------------------------------------------------------
 
 
-AudioDecoder = Callable[[Path], NDArray[np.float32]]
-"""Any audio/video file -> 16 kHz mono float32; raises with a user-facing message."""
+@dataclass
+class FileAudio:
+    """A file being decoded as it is transcribed: `chunks` ([n] float32 16 kHz, in order),
+    `duration_s` from the container (None if it does not say), a voice detector for it."""
+
+    chunks: Iterator[NDArray[np.float32]]
+    duration_s: float | None
+    speech: SpeechDetector | None = None
+
+
+AudioDecoder = Callable[[Path], FileAudio]
+"""Opens any audio/video file for streaming; raises with a user-facing message."""
 DurationProbe = Callable[[Path], float | None]
 
 

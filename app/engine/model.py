@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -10,10 +10,12 @@ from numpy.typing import NDArray
 from app.engine.batched import BatchedTranscriber
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime import WhisperRuntime
+from app.engine.speech_map import SpeechDetector
 from app.engine.tokenizer import WhisperTokenizer
 from app.engine.transcriber import FileTranscriber, ProgressCallback
 from app.engine.types import (
     N_SAMPLES_WINDOW,
+    SAMPLE_RATE,
     CancelToken,
     DecodeOptions,
     Precision,
@@ -53,12 +55,22 @@ class WhisperEngine:
     def is_multilingual(self) -> bool:
         return self.runtime.facts.multilingual
 
-    def transcribe(self, audio: NDArray[np.float32], options: DecodeOptions, cancel: CancelToken | None = None,
-                   on_progress: ProgressCallback | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
-        """Audio [n_samples] float32 16 kHz of any length -> lazily decoded segments and info."""
-        if options.batch_size > 1:
-            return BatchedTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
-        return FileTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
+    def transcribe(self, audio: NDArray[np.float32] | Iterable[NDArray[np.float32]], options: DecodeOptions,
+                   cancel: CancelToken | None = None, on_progress: ProgressCallback | None = None, *,
+                   duration_s: float | None = None,
+                   speech: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """Audio of any length -> lazily decoded segments and info.
+
+        `audio`: one array [n_samples] float32 16 kHz, or an iterable of such chunks (a file
+        decoded as it is read: memory stays flat however long it is). `duration_s`: the
+        expected length, for progress, when chunks are given. `speech`: a detector (the app's
+        Silero VAD) whose map lets windows without speech go undecoded and drops the text of
+        windows it and Whisper both doubt; without it only digital silence is skipped.
+        """
+        if isinstance(audio, np.ndarray):
+            audio, duration_s = [np.asarray(audio, dtype=np.float32)], len(audio) / SAMPLE_RATE
+        kind = BatchedTranscriber if options.batch_size > 1 else FileTranscriber
+        return kind(self.runtime, options, cancel, on_progress).transcribe(audio, duration_s, speech)
 
     def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
                       prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
