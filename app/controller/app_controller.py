@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
+from app.controller.model_downloads import ModelDownloads
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioDecoder,
@@ -78,6 +79,8 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.downloads = ModelDownloads(self)
+        self._apply_download_settings()
         self.recovery_root = parts.recovery_dir or recovery_dir()
         self.dictation.recovery_dir = self.recovery_root
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
@@ -91,6 +94,7 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.jobs.shutdown()
+        self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
         if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
             log.warning("%d history writes are left in the journal", self.history.pending)
 
@@ -111,8 +115,13 @@ class AppController(QObject):
             error = f"Settings could not be saved ({reason}); they apply until you quit."
         if reload:
             self.models.load(self.engine_config())
+        self._apply_download_settings()
         self.settings_changed.emit(self.settings)
         return error
+
+    def _apply_download_settings(self) -> None:
+        self.downloads.mirror = self.settings.downloads.mirror
+        self.downloads.token = self.settings.downloads.token
 
     def engine_config(self) -> EngineConfig:
         model = self.settings.model
@@ -192,8 +201,13 @@ class AppController(QObject):
         voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s)
         return source, self.decode_options(False), voice
 
+    def file_engine_config(self) -> EngineConfig:
+        """The model for file jobs: Settings' `file_name`, else the live one."""
+        model = self.settings.model
+        return EngineConfig(model.file_name or model.name or None, Precision(model.precision), model.provider)
+
     def _file_request(self) -> tuple[EngineConfig, DecodeOptions]:
-        return self.engine_config(), self.decode_options(True)
+        return self.file_engine_config(), self.decode_options(True)
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)

@@ -31,6 +31,7 @@ from huggingface_hub.utils._http import hf_request_event_hook  # noqa: E402
 
 log = logging.getLogger(__name__)
 DEFAULT_ENDPOINT = "https://huggingface.co"
+_CHUNK_BYTES = 1 << 20  # hub's 10 MB chunks leave a 1 MB/s line without progress for 10 s
 _STATUS_WORDS = {401: "needs an access token (Settings > Models > Access token, or HF_TOKEN)",
                  403: "access denied (gated repository: accept its terms on the hub, then set a token)",
                  404: "not found"}
@@ -71,6 +72,7 @@ def configure_hub(options: HubOptions) -> None:
     constants.HF_HUB_DISABLE_XET = True
     constants.HF_HUB_DOWNLOAD_TIMEOUT = int(max(1, options.timeout_s))
     constants.HF_HUB_ETAG_TIMEOUT = int(max(1, options.timeout_s))
+    constants.DOWNLOAD_CHUNK_SIZE = _CHUNK_BYTES
     _hub_logs_to_our_log()
     set_client_factory(lambda: httpx2.Client(
         event_hooks={"request": [hf_request_event_hook]}, follow_redirects=True, timeout=options.timeout_s,
