@@ -29,6 +29,7 @@ class ModelDownloads(QObject):
     finished = Signal(str)  # name: installed and converted
     failed = Signal(str, str)  # name, one-line reason
     cancelled = Signal(str)  # name: nothing left behind
+    checked = Signal(str, object)  # name, MachineCheck: one 30 s window timed on this machine
     _progress = Signal(str, object)
     _ended = Signal(str, str, str)  # name, outcome ("ok" / "failed" / "cancelled"), message
 
@@ -75,6 +76,7 @@ class ModelDownloads(QObject):
             request = DownloadRequest(repo, name, precision, HubOptions(mirror, token), cancel)
             download_model(request, ModelStore(), report)
             outcome, message = "ok", ""
+            self._check_machine(name, precision)
         except DownloadCancelled:
             outcome, message = "cancelled", ""
         except DownloadError as exc:  # already logged with its traceback by the downloader
@@ -84,6 +86,25 @@ class ModelDownloads(QObject):
             outcome, message = "failed", str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         with contextlib.suppress(RuntimeError):
             self._ended.emit(name, outcome, message)
+
+    def check_machine(self, names: list[str], precision: Precision = Precision.AUTO) -> None:
+        """Time one 30 s window for each of `names` in one background thread (cached results return at once)."""
+        def run() -> None:
+            for name in names:
+                self._check_machine(name, precision)
+
+        threading.Thread(target=run, name="earshot-machine-check", daemon=True).start()
+
+    def _check_machine(self, name: str, precision: Precision) -> None:
+        from app.engine.machine_check import check_model
+
+        try:
+            result = check_model(name, precision)
+        except Exception:  # the model is installed; only the measurement is missing
+            log.exception("timing %s on this machine failed", name)
+            return
+        with contextlib.suppress(RuntimeError):
+            self.checked.emit(name, result)
 
     def _on_ended(self, name: str, outcome: str, message: str) -> None:
         self._running.pop(name, None)

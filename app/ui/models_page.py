@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.engine.catalog import CatalogModel, catalog
 from app.engine.download_progress import Phase, Progress
+from app.engine.machine_check import MachineCheck, cached_checks, recommend
 from app.settings.model import DownloadSettings
 
 log = logging.getLogger(__name__)
-_COLUMNS = ("Model", "Languages", "Download", "RAM", "Status")
+_COLUMNS = ("Model", "Languages", "Download", "RAM", "This machine", "Status")
 
 
 class ModelsPage(QWidget):
@@ -52,6 +53,11 @@ class ModelsPage(QWidget):
         self.download_button = self._button("Download", self._download)
         self.cancel_button = self._button("Cancel download", self._cancel)
         self.delete_button = self._button("Delete", self._delete)
+        self.check_button = self._button("Check this machine", self._check_machine)
+        self.check_button.setToolTip("Time one 30 s window with each installed model (in the background)")
+        self.recommendation = QLabel(self)
+        self.recommendation.setAccessibleName("Recommended model")
+        self._checks: dict[str, MachineCheck] = {}
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName("Download progress")
         self.status = QLabel(self)
@@ -67,6 +73,8 @@ class ModelsPage(QWidget):
         self.downloads.finished.connect(self._on_finished)
         self.downloads.failed.connect(lambda name, why: self._on_ended(name, f"{name}: download failed: {why}"))
         self.downloads.cancelled.connect(lambda name: self._on_ended(name, f"{name}: cancelled, nothing kept."))
+        self.downloads.checked.connect(self._on_checked)
+        self._load_cached_checks()
         self.refresh()
 
     def _button(self, text: str, slot: object) -> QPushButton:
@@ -77,7 +85,7 @@ class ModelsPage(QWidget):
 
     def _layout(self) -> None:
         buttons = QHBoxLayout()
-        for button in (self.download_button, self.cancel_button, self.delete_button):
+        for button in (self.download_button, self.cancel_button, self.delete_button, self.check_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         form = QFormLayout()
@@ -89,6 +97,7 @@ class ModelsPage(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
+        layout.addWidget(self.recommendation)
         layout.addLayout(form)
 
     def refresh(self) -> None:
@@ -98,8 +107,9 @@ class ModelsPage(QWidget):
             state = "Installed" if model.name in installed else "Not installed"
             if self.downloads.running(model.name):
                 state = "Downloading"
+            check = self._checks.get(model.name)
             cells = (model.name, model.languages, f"{model.download_mb} MB",
-                     f"{model.ram_for('int8')}–{model.ram_for('fp32')} MB", state)
+                     f"{model.ram_for('int8')}–{model.ram_for('fp32')} MB", check.line() if check else "", state)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(f"{model.description}\n{model.repo}")
@@ -169,6 +179,34 @@ class ModelsPage(QWidget):
             log.exception("deleting %s failed", model.name)
             self.status.setText(f"Could not delete {model.name}: {exc}")
         self.refresh()
+
+    def _load_cached_checks(self) -> None:
+        try:
+            checks = cached_checks()
+        except Exception:  # an unreadable cache: nothing measured yet
+            log.exception("reading the machine checks failed")
+            checks = []
+        for check in checks:
+            self._checks[check.model] = check
+        self._show_recommendation()
+
+    def _check_machine(self) -> None:
+        names = sorted(self._installed_names() & {m.name for m in self._models})
+        self.status.setText(f"Timing {', '.join(names)} on this machine…")
+        self.downloads.check_machine(names)
+
+    def _on_checked(self, name: str, check: object) -> None:
+        if isinstance(check, MachineCheck):
+            self._checks[name] = check
+            self._show_recommendation()
+            self.refresh()
+
+    def _show_recommendation(self) -> None:
+        best = recommend(list(self._checks.values()))
+        if best:
+            self.recommendation.setText(f"Recommended for live dictation on this machine: {best}")
+        elif self._checks:
+            self.recommendation.setText("None of the checked models keeps up with live dictation here.")
 
     def _on_progress(self, name: str, progress: object) -> None:
         if not isinstance(progress, Progress):
