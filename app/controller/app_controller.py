@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
@@ -26,6 +26,7 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.controller.states import ModelState
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
@@ -81,6 +82,11 @@ class AppController(QObject):
         self.jobs.job_finished.connect(self._save_file_transcript)
         self.downloads = ModelDownloads(self)
         self._apply_download_settings()
+        self.idle_ms_per_minute = 60_000  # a test shortens the minute; users set the minutes
+        self.idle_timer = QTimer(self, singleShot=True)
+        self.idle_timer.timeout.connect(self._unload_if_idle)
+        self.models.state_changed.connect(lambda _s: self._restart_idle_timer())
+        self.dictation.state_changed.connect(lambda *_: self._restart_idle_timer())
         self.recovery_root = parts.recovery_dir or recovery_dir()
         self.dictation.recovery_dir = self.recovery_root
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
@@ -118,6 +124,18 @@ class AppController(QObject):
         self._apply_download_settings()
         self.settings_changed.emit(self.settings)
         return error
+
+    def _restart_idle_timer(self) -> None:
+        """Count the idle time from now; stopped while dictating or when unloading is off."""
+        minutes = self.settings.model.unload_idle_min
+        if minutes <= 0 or self.dictation.active or self.models.state is not ModelState.READY:
+            self.idle_timer.stop()
+            return
+        self.idle_timer.start(minutes * self.idle_ms_per_minute)  # (re)starts the countdown
+
+    def _unload_if_idle(self) -> None:
+        if not self.dictation.active:
+            self.models.unload()
 
     def _apply_download_settings(self) -> None:
         self.downloads.mirror = self.settings.downloads.mirror

@@ -23,11 +23,14 @@ class ModelSettings:
 
     `name` is an installed model name (or a folder path) for live dictation; `file_name` the
     one for file jobs ("" = the same as `name`: fast live, accurate files when they differ);
-    `provider` None means the best available onnxruntime execution provider.
+    `provider` None means the best available onnxruntime execution provider;
+    `unload_idle_min`: minutes without dictation after which the live model leaves memory
+    (0 = never; Record loads it again).
     """
 
     name: str = DEFAULT_MODEL
     file_name: str = ""
+    unload_idle_min: int = 10
     precision: str = "auto"
     provider: str | None = None
 

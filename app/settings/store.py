@@ -172,6 +172,8 @@ def _validate(settings: Settings) -> None:
         raise SettingsError("min_silence_s must be 0.2..3 seconds")
     if not 0.0 <= settings.dictation.speech_pad_s <= 1.0:
         raise SettingsError("speech_pad_s must be 0..1 seconds")
+    if not 0 <= settings.model.unload_idle_min <= 1440:
+        raise SettingsError("unload_idle_min must be 0..1440 minutes")
     if settings.downloads.mirror and not settings.downloads.mirror.startswith(("http://", "https://")):
         raise SettingsError(f"the download mirror must be an http(s) address, got {settings.downloads.mirror!r}")
     if settings.output.mode not in OUTPUT_MODES:

@@ -116,7 +116,15 @@ class SettingsDialog(QDialog):
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
         form = QFormLayout()
+        self.unload_idle = QSpinBox(tab)
+        self.unload_idle.setRange(0, 1440)
+        self.unload_idle.setSuffix(" min")
+        self.unload_idle.setSpecialValueText("never")
+        self.unload_idle.setAccessibleName("Unload the model after idle minutes")
+        self.unload_idle.setToolTip("Frees the memory; Record loads the model again")
+        self.unload_idle.setValue(self.settings.model.unload_idle_min)
         form.addRow("Model for files", self.file_model)
+        form.addRow("Unload when idle for", self.unload_idle)
         form.addRow("Precision", self.precision)
         form.addRow("Runs on", self.provider)
         layout = QVBoxLayout(tab)
@@ -304,6 +312,7 @@ class SettingsDialog(QDialog):
         if info is not None:
             settings.model.name = info.name
         settings.model.file_name = self.file_model.currentData() or ""
+        settings.model.unload_idle_min = self.unload_idle.value()
         settings.model.precision = self.precision.currentData() or "auto"
         settings.model.provider = self.provider.currentData()
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
