@@ -112,8 +112,8 @@ def describe_error(exc: BaseException, endpoint: str, repo: str) -> str:
             code = cause.response.status_code
             what = _STATUS_WORDS.get(code, "server error" if code >= 500 else "refused")
             return f"{repo} on {host}: HTTP {code}, {what}"
-        if isinstance(cause, ssl.SSLError) or "CERTIFICATE_VERIFY_FAILED" in str(cause):
-            return f"TLS: the certificate of {host} is not trusted by this system ({_first_line(cause)})"
+        if isinstance(cause, ssl.SSLError) or any(w in str(cause) for w in ("[SSL", "CERTIFICATE_VERIFY_FAILED")):
+            return f"TLS: no trusted secure connection to {host} ({_first_line(cause)})"
         if isinstance(cause, httpx2.TimeoutException):
             return f"{host} did not answer in time: a slow or stalled connection (try again; it resumes)"
         if isinstance(cause, httpx2.ConnectError | httpx2.NetworkError | httpx2.RemoteProtocolError):

@@ -209,3 +209,23 @@ def test_a_download_connects_to_the_chosen_endpoint_only(hub: HubServer, tmp_pat
     port = hub.endpoint.rsplit(":", 1)[1]
     inet = [line for line in trace.read_text().splitlines() if re.search(r"AF_INET6?\b", line)]
     assert inet and all(f"sin_port=htons({port})" in line and "127.0.0.1" in line for line in inet), inet[:10]
+
+
+def test_nothing_listening_says_offline_in_one_line(hub: HubServer, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a free port on 127.0.0.1 that nobody answers on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    request = DownloadRequest(TINY_COPY_REPO, TINY_COPY, Precision.FP32, HubOptions(endpoint=closed, timeout_s=2))
+    with pytest.raises(DownloadError, match=r"^cannot reach 127\.0\.0\.1: offline"):
+        download_model(request, ModelStore(), lambda _p: None)
+    assert _installed(tmp_path / "data") == []
+
+
+def test_a_tls_failure_names_tls(hub: HubServer, tmp_path: Path) -> None:
+    tls = hub.endpoint.replace("http://", "https://")  # the test hub speaks plain HTTP: the handshake fails
+    request = DownloadRequest(TINY_COPY_REPO, TINY_COPY, Precision.FP32, HubOptions(endpoint=tls, timeout_s=2))
+    with pytest.raises(DownloadError, match=r"^TLS: "):
+        download_model(request, ModelStore(), lambda _p: None)
+    assert _installed(tmp_path / "data") == []
