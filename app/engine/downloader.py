@@ -95,8 +95,7 @@ def _fetch_and_install(request: DownloadRequest, store: ModelStore, staging: Pat
     commit, files = repository_files(request.repo, request.hub_options)
     files_dir = _prepare_staging(staging, request.repo, commit)
     _check_free_space(files, files_dir, store)
-    done = sum(_part(files_dir, f).stat().st_size for f in files if _part(files_dir, f).exists())
-    meter = ByteMeter(sum(f.size for f in files), done, report, request.cancel)
+    meter = ByteMeter(sum(f.size for f in files), _have_bytes(files, files_dir), report, request.cancel)
     for remote in files:
         _fetch_file(request, commit, remote, files_dir, meter)
     if request.cancel.is_set():
@@ -141,8 +140,7 @@ def _prepare_staging(staging: Path, repo: str, commit: str) -> Path:
 def _check_free_space(files: list[RemoteFile], files_dir: Path, store: ModelStore) -> None:
     """Refuse up front: what is left to download + the installed copy + the converted graphs."""
     total = sum(f.size for f in files)
-    have = sum(_part(files_dir, f).stat().st_size for f in files if _part(files_dir, f).exists())
-    needed = (total - have) + total + int(total * _CONVERTED_FACTOR)
+    needed = (total - _have_bytes(files, files_dir)) + total + int(total * _CONVERTED_FACTOR)
     free = free_bytes(files_dir)
     if free < needed:
         raise hub.DownloadError(f"not enough free disk space: {needed / 1e6:.0f} MB needed "
@@ -190,6 +188,17 @@ def _verify(part: Path, remote: RemoteFile) -> None:
         part.unlink()
         raise hub.DownloadError(f"hash mismatch: {remote.name} does not match the hub's checksum "
                                 "(a corrupted download or a tampered mirror); nothing was installed")
+
+
+def _have_bytes(files: list[RemoteFile], files_dir: Path) -> int:
+    """Bytes already here from an earlier try: verified files and partial ones."""
+    have = 0
+    for remote in files:
+        for path in (files_dir / remote.name, _part(files_dir, remote)):
+            if path.exists():
+                have += path.stat().st_size
+                break
+    return have
 
 
 def _part(files_dir: Path, remote: RemoteFile) -> Path:

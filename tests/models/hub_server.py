@@ -57,13 +57,21 @@ class Faults:
     bytes_per_second: int = 0  # 0 = as fast as it goes
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a killed or cancelled client: expected
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class HubServer:
     def __init__(self, repos: dict[str, dict[str, HostedFile]]) -> None:
         self.repos = repos
         self.faults = Faults()
         self.requests: list[tuple[str, str, str]] = []  # (method, path, Range header)
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="test-hub", daemon=True)
 
