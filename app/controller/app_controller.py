@@ -7,10 +7,11 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
+from app.controller.model_downloads import ModelDownloads
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioDecoder,
@@ -25,6 +26,7 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.controller.states import ModelState
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
@@ -79,6 +81,13 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.downloads = ModelDownloads(self)
+        self._apply_download_settings()
+        self.idle_ms_per_minute = 60_000  # a test shortens the minute; users set the minutes
+        self.idle_timer = QTimer(self, singleShot=True)
+        self.idle_timer.timeout.connect(self._unload_if_idle)
+        self.models.state_changed.connect(lambda _s: self._restart_idle_timer())
+        self.dictation.state_changed.connect(lambda *_: self._restart_idle_timer())
         self.recovery_root = parts.recovery_dir or recovery_dir()
         self.dictation.recovery_dir = self.recovery_root
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
@@ -92,6 +101,7 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.jobs.shutdown()
+        self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
         if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
             log.warning("%d history writes are left in the journal", self.history.pending)
 
@@ -112,8 +122,25 @@ class AppController(QObject):
             error = f"Settings could not be saved ({reason}); they apply until you quit."
         if reload:
             self.models.load(self.engine_config())
+        self._apply_download_settings()
         self.settings_changed.emit(self.settings)
         return error
+
+    def _restart_idle_timer(self) -> None:
+        """Count the idle time from now; stopped while dictating or when unloading is off."""
+        minutes = self.settings.model.unload_idle_min
+        if minutes <= 0 or self.dictation.active or self.models.state is not ModelState.READY:
+            self.idle_timer.stop()
+            return
+        self.idle_timer.start(minutes * self.idle_ms_per_minute)  # (re)starts the countdown
+
+    def _unload_if_idle(self) -> None:
+        if not self.dictation.active:
+            self.models.unload()
+
+    def _apply_download_settings(self) -> None:
+        self.downloads.mirror = self.settings.downloads.mirror
+        self.downloads.token = self.settings.downloads.token
 
     def engine_config(self) -> EngineConfig:
         model = self.settings.model
@@ -196,8 +223,13 @@ class AppController(QObject):
         voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s)
         return source, self.decode_options(False), voice
 
+    def file_engine_config(self) -> EngineConfig:
+        """The model for file jobs: Settings' `file_name`, else the live one."""
+        model = self.settings.model
+        return EngineConfig(model.file_name or model.name or None, Precision(model.precision), model.provider)
+
     def _file_request(self) -> tuple[EngineConfig, DecodeOptions]:
-        return self.engine_config(), self.decode_options(True)
+        return self.file_engine_config(), self.decode_options(True)
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)

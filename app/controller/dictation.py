@@ -97,6 +97,7 @@ class DictationController(QObject):
                 return
             self._start_when_ready = True
             self._set_state(RecordState.LOADING_MODEL)
+            self._models.reload()  # unloaded while idle: "Loading model" until it is back
             return
         self._open_session()
 

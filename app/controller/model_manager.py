@@ -67,6 +67,21 @@ class ModelManager(QObject):
         )
         thread.start()
 
+    def unload(self) -> None:
+        """Let the model leave memory (idle); `reload()` or the next `load()` brings it back."""
+        if self._state != ModelState.READY or self._loaded is None:
+            return
+        self._generation += 1
+        with self._ready:
+            self._loaded = None
+        log.info("model %s unloaded after idle time", self._config)
+        self._set_state(ModelState.NOT_LOADED)
+
+    def reload(self) -> None:
+        """Load the last configuration again after `unload()` (no-op while one is loaded or loading)."""
+        if self._state == ModelState.NOT_LOADED and self._config is not None:
+            self.load(self._config)
+
     def wait_ready(self, timeout: float | None = None) -> LoadedEngine | None:
         """Block (not on the GUI thread) until a model is ready; None if loading failed."""
         with self._ready:

@@ -36,6 +36,7 @@ from app.controller.ports import ModelInfo
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS, Settings
 from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
@@ -60,6 +61,9 @@ class SettingsDialog(QDialog):
         tabs.addTab(self._dictation_tab(), "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
+        self.models_page = ModelsPage(controller, self.settings.downloads, self)
+        self.models_page.installed.connect(lambda _name: self._load_models())
+        tabs.addTab(self.models_page, "Download models")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -86,6 +90,9 @@ class SettingsDialog(QDialog):
         tab = QWidget(self)
         self.model_list = QListWidget(tab)
         self.model_list.setAccessibleName("Installed models")
+        self.model_list.setToolTip("The model for live dictation")
+        self.file_model = QComboBox(tab)
+        self.file_model.setAccessibleName("Model for files")
         self.model_list.currentItemChanged.connect(lambda *_: self._on_model_changed())
         self.import_button = QPushButton("Import model folder…", tab)
         self.import_button.setAccessibleName("Import model folder")
@@ -109,6 +116,15 @@ class SettingsDialog(QDialog):
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
         form = QFormLayout()
+        self.unload_idle = QSpinBox(tab)
+        self.unload_idle.setRange(0, 1440)
+        self.unload_idle.setSuffix(" min")
+        self.unload_idle.setSpecialValueText("never")
+        self.unload_idle.setAccessibleName("Unload the model after idle minutes")
+        self.unload_idle.setToolTip("Frees the memory; Record loads the model again")
+        self.unload_idle.setValue(self.settings.model.unload_idle_min)
+        form.addRow("Model for files", self.file_model)
+        form.addRow("Unload when idle for", self.unload_idle)
         form.addRow("Precision", self.precision)
         form.addRow("Runs on", self.provider)
         layout = QVBoxLayout(tab)
@@ -211,12 +227,16 @@ class SettingsDialog(QDialog):
             self._models = []
             self.message.setText(f"Could not list models: {exc}")
         self.model_list.clear()
+        self.file_model.clear()
+        self.file_model.addItem("Same as live dictation", "")
         for info in self._models:
+            self.file_model.addItem(info.name, info.name)
             item = QListWidgetItem(f"{info.name}   {info.detail}".rstrip())
             item.setData(Qt.ItemDataRole.UserRole, info.name)
             self.model_list.addItem(item)
             if info.name == self.settings.model.name:
                 self.model_list.setCurrentItem(item)
+        self._select(self.file_model, self.settings.model.file_name)
 
     def selected_model(self) -> ModelInfo | None:
         item = self.model_list.currentItem()
@@ -291,6 +311,8 @@ class SettingsDialog(QDialog):
         info = self.selected_model()
         if info is not None:
             settings.model.name = info.name
+        settings.model.file_name = self.file_model.currentData() or ""
+        settings.model.unload_idle_min = self.unload_idle.value()
         settings.model.precision = self.precision.currentData() or "auto"
         settings.model.provider = self.provider.currentData()
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
@@ -303,6 +325,7 @@ class SettingsDialog(QDialog):
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.window.close_to_tray = self.close_to_tray.isChecked()
         settings.output = self.output_page.collect()
+        settings.downloads = self.models_page.collect()
         return settings
 
     def apply(self) -> None:
