@@ -76,9 +76,9 @@ def tree_size(path: Path) -> int:
 
 def finish_bundle(bundle: Path) -> None:
     if sys.platform.startswith("linux"):
-        from build_linux import strip_libpython
+        from build_linux import slim
 
-        strip_libpython(bundle)
+        slim(bundle)
         shutil.copy2(HERE / "linux" / "copyright", bundle / "COPYRIGHT")
 
 
