@@ -40,7 +40,8 @@ def preflight() -> None:
     import ctypes.util
 
     problems = [f"{tool} (apt-get install {package})" for tool, package in
-                (("dpkg-deb", "dpkg"), ("strip", "binutils"), ("objdump", "binutils")) if shutil.which(tool) is None]
+                (("dpkg-deb", "dpkg"), ("strip", "binutils"), ("objdump", "binutils"),
+                 ("nm", "binutils"), ("cc", "gcc")) if shutil.which(tool) is None]
     for library, package in (("portaudio", "libportaudio2"), ("xcb-icccm", "libxcb-icccm4"),
                              ("xcb-keysyms", "libxcb-keysyms1"), ("xcb-cursor", "libxcb-cursor0")):
         if ctypes.util.find_library(library) is None:
@@ -100,6 +101,15 @@ def strip_libpython(bundle: Path) -> None:
             subprocess.run(["strip", "--strip-unneeded", str(lib)], check=True)
 
 
+def slim(bundle: Path) -> None:
+    """Size work on the collected bundle: libpython's debug symbols, PyAV's video encoders (stubs)."""
+    from encoder_stubs import stub_encoders
+
+    strip_libpython(bundle)
+    saved = stub_encoders(bundle, _elf_files(bundle))
+    print(f"slim: video encoder stubs saved {saved / 1e6:.1f} MB")
+
+
 def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
     info.uid = info.gid = 0
     info.uname = info.gname = "root"
@@ -148,9 +158,8 @@ def _control(version: str, root: Path, glibc: str, system_packages: set[str]) ->
 
 
 def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> Path:
-    """Build the .deb with dpkg-deb. zstd needs dpkg >= 1.21.18 (Debian 12, Ubuntu 22.04 and later,
-    which the bundle's glibc needs anyway); level 9 is 5 % smaller than the default for 10 s more on
-    two cores, while level 19 or xz would take minutes for another 5-12 %."""
+    """Build the .deb with dpkg-deb, xz -9 (every dpkg reads it; smaller than zstd -9, see the README
+    "Installers" table, at the cost of minutes of compression on two cores)."""
     root = work / f"earshot_{version}_amd64"
     shutil.rmtree(root, ignore_errors=True)
     _link_tree(bundle, root / "opt" / "earshot")
@@ -166,7 +175,7 @@ def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> 
     control = _control(version, root, required_glibc(bundle), check_links(bundle))
     (root / "DEBIAN" / "control").write_text(control, encoding="utf-8")
     target = dist / f"earshot_{version}_amd64.deb"
-    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zzstd", "-z9", "--build",
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z9", "--build",
                     str(root), str(target)], check=True, stdout=subprocess.DEVNULL)
     shutil.rmtree(root)
     return target

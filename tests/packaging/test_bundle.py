@@ -3,12 +3,17 @@ builds the frozen one-folder app, the .tar.gz and the .deb (once per test sessio
 folder); the frozen `earshot --self-test` must transcribe the shipped clip with the pre-converted
 model (no conversion, no network); the .deb is installed with dpkg, run from PATH, and removed.
 
+The frozen app also transcribes every encoding of the file-format tests (tests/audio) and
+replays a dictation, so a pruned bundle that lost a codec, a Qt plugin or an onnxruntime module
+fails here rather than on a user's machine.
+
 Set EARSHOT_TEST_DIST to a dist/ folder that `packaging/build.py` filled earlier in the same run
 to test those artifacts instead of building again.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -20,9 +25,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from earshot_testing import REPO_ROOT, xvfb
+from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips, xvfb
 
-from app.engine.wer import normalize
+from app.engine.wer import normalize, word_error_rate
+
+sys.path.insert(0, str(REPO_ROOT / "tests" / "audio"))  # the file-format tests' encoders (media_fixtures)
+from media_fixtures import ENCODINGS, SOURCE_CLIP, read_wav_mono, write_audio, write_video
 
 pytestmark = [
     pytest.mark.slow,
@@ -83,7 +91,7 @@ def test_frozen_version_and_transcribe(dist: Path, tmp_path: Path) -> None:
     exe = str(dist / "earshot" / "earshot")
     env = _user_env(tmp_path)
     version = subprocess.run([exe, "--version"], env=env, capture_output=True, text=True, timeout=60)
-    assert version.stdout.strip() == f"earshot {VERSION}"
+    assert version.stdout.splitlines()[0] == f"earshot {VERSION}"  # then where the log is
     clip = REPO_ROOT / "tests" / "data" / "espeak_meeting.wav"
     result = subprocess.run([exe, "transcribe", "--beam-size", "1", "--format", "srt", str(clip)],
                             env=env, capture_output=True, text=True, timeout=300)
@@ -105,6 +113,43 @@ def test_frozen_app_imports_and_quantizes_a_model(dist: Path, tmp_path: Path, bu
         assert result.returncode == 0, result.stdout + result.stderr
     assert "sunny" in result.stdout.lower()
     assert list(Path(env["EARSHOT_CACHE_DIR"]).glob("converted/tiny-copy-*/int8-v*/complete.json"))
+
+
+def _frozen_texts(exe: str, env: dict[str, str], files: list[Path], out: Path) -> dict[str, str]:
+    """`earshot transcribe` on `files` in one run; normalized text by file stem."""
+    result = subprocess.run([exe, "transcribe", "--beam-size", "1", "--format", "txt", "--output-dir", str(out),
+                             *map(str, files)], env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return {f.stem: normalize((out / f"{f.stem}.txt").read_text(encoding="utf-8")) for f in files}
+
+
+def test_frozen_app_transcribes_every_format_of_the_file_format_tests(dist: Path, tmp_path: Path) -> None:
+    """Each container/codec/rate/layout of tests/audio (and the mp4 video's audio track) decodes in the
+    frozen app and gives the text of the original WAV (8 kHz: nearly, as in the file-format tests)."""
+    clip = read_wav_mono(SOURCE_CLIP)
+    media = tmp_path / "media"
+    media.mkdir()
+    files = [write_audio(media / f"clip_{name}{enc.suffix}", clip, enc) for name, enc in ENCODINGS.items()]
+    files += [write_video(media / "clip_video.mp4", clip), SOURCE_CLIP]
+    texts = _frozen_texts(str(dist / "earshot" / "earshot"), _user_env(tmp_path), files, tmp_path / "out")
+    reference = texts.pop(SOURCE_CLIP.stem)
+    assert "good morning" in reference, reference
+    assert word_error_rate([reference], [texts.pop("clip_wav_8k")]) <= 25.0
+    assert texts == dict.fromkeys(texts, reference)
+    assert len(texts) == len(ENCODINGS)  # every other encoding + the video
+
+
+def test_frozen_app_replays_a_dictation(dist: Path, tmp_path: Path) -> None:
+    """`earshot dictate --input FILE --json`: the live path (VAD, streaming policy, worker thread)."""
+    clip = next(c for c in espeak_clips() if c["file"] == "espeak_laptop.wav")
+    result = subprocess.run([str(dist / "earshot" / "earshot"), "dictate", "--json", "--input",
+                             str(DATA_DIR / clip["file"])], env=_user_env(tmp_path),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[-1]["type"] == "summary" and lines[-2]["type"] == "final"
+    text = "".join(line["text"] for line in lines if line["type"] in ("commit", "final"))
+    assert word_error_rate([clip["text"]], [text]) <= 20.0, text
 
 
 def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
