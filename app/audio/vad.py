@@ -67,6 +67,10 @@ class VadOptions:
     (the hang-over). `speech_pad_s` is kept before a speech span, `end_pad_s` after it. The end
     pad is shorter: the speech probability already falls a little after the last sound, and the
     final decode of an utterance waits for the pad, so every 0.1 s of it is 0.1 s of commit latency.
+    `reset_on_end`: forget Silero's recurrent state when an utterance ends. After seconds of
+    loud speech the state keeps the model deaf to quiet speech: a whispered sentence scored a
+    mean speech probability of 0.04 after three read clips against 0.17 alone (0.15 with the
+    reset), and the segmenter dropped it. The pause itself carries no state worth keeping.
     """
 
     threshold: float = 0.35
@@ -74,6 +78,7 @@ class VadOptions:
     speech_pad_s: float = 0.3
     end_pad_s: float = 0.2
     min_speech_s: float = 0.25
+    reset_on_end: bool = True
 
 
 class VadState(enum.Enum):
@@ -180,6 +185,8 @@ class SpeechSegmenter:
     def _end(self, raw_end: int) -> VadEvent:
         self.state = VadState.SILENCE
         self._silence_start = None
+        if self.options.reset_on_end:
+            self.model.reset()
         return VadEvent(VadEventKind.END, raw_end + self._end_pad, raw_end)
 
     def flush(self) -> list[VadEvent]:
