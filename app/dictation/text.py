@@ -96,3 +96,31 @@ def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:
 def join_words(words: Sequence[Word]) -> str:
     """Concatenate words into text (words carry their own leading spaces)."""
     return "".join(w.text for w in words)
+
+
+_TRAILING_MARK = re.compile(r"[.,?!;:]+$")
+END_MARKS = (".", "?", "!")
+
+
+def split_trailing_mark(text: str) -> tuple[str, str]:
+    """"Americans." -> ("Americans", "."); a word without a final mark -> (text, "")."""
+    match = _TRAILING_MARK.search(text)
+    if match is None or not normalize_word(text[: match.start()]):
+        return text, ""
+    return text[: match.start()], match.group()
+
+
+def resolve_mark(held: str, decided: str | None, next_text: str) -> tuple[str, str]:
+    """The mark to write after the committed text, and the next word's text (with its space).
+
+    `held` is the mark the committed text ended with when it was committed; `decided` the mark a
+    later hypothesis, which heard the words that follow, puts after that same word (None when
+    the window no longer holds it). A sentence never starts lower-case after end punctuation:
+    the next word is then capitalised.
+    """
+    mark = held if decided is None else decided
+    if mark.endswith(END_MARKS):
+        stripped = next_text.lstrip()
+        if stripped[:1].islower():
+            next_text = next_text[: len(next_text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+    return mark, next_text

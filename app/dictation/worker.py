@@ -133,6 +133,7 @@ class DictationWorker:
                 for event in self.vad.flush():
                     self._on_vad(event)
                 self._finish_held()
+                self._flush_mark()
                 return
             self._finish_held(expired_only=True)
             if self._in_utterance:
@@ -204,6 +205,13 @@ class DictationWorker:
         update = self.policy.finish(end.index, skip=skip)
         self._account(update)
         self._publish(update, final=True, speech_end=end.raw_index)
+
+    def _flush_mark(self) -> None:
+        """The session is over: the punctuation mark held after the last words is final now."""
+        update = self.policy.flush()
+        if update.committed:
+            self._emit(EventType.COMMIT, join_words(update.committed), update.committed[0].start,
+                       update.committed[0].end, 0.0)
 
     def _maybe_decode(self) -> None:
         available = self.vad.processed
