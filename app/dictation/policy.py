@@ -22,6 +22,7 @@ from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_w
 from app.dictation.text import (
     Word,
     align_committed,
+    capitalise_sentence_starts,
     common_prefix,
     join_words,
     resolve_mark,
@@ -297,6 +298,7 @@ class StreamingPolicy:
         if self.committed:
             mark, text = resolve_mark(self._held_mark, self._decided_mark, words[0].text)
             words[0] = Word(mark + text, words[0].start, words[0].end)
+        words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
         words[-1] = Word(text, words[-1].start, words[-1].end)
         self._decided_mark = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,6 +111,25 @@ def split_trailing_mark(text: str) -> tuple[str, str]:
     return text[: match.start()], match.group()
 
 
+def capitalise(text: str) -> str:
+    """The word (with its leading space) starting upper-case."""
+    stripped = text.lstrip()
+    if not stripped[:1].islower():
+        return text
+    return text[: len(text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+
+
+def capitalise_sentence_starts(words: list[Word]) -> list[Word]:
+    """Words after end punctuation start upper-case (Whisper, continuing a fragment it heard
+    after a pause, sometimes writes "you. ask what")."""
+    out = list(words[:1])
+    for prev, word in itertools.pairwise(words):
+        if prev.text.rstrip().endswith(END_MARKS) and not prev.text.rstrip().endswith(".."):
+            word = Word(capitalise(word.text), word.start, word.end)
+        out.append(word)
+    return out
+
+
 def resolve_mark(held: str, decided: str | None, next_text: str) -> tuple[str, str]:
     """The mark to write after the committed text, and the next word's text (with its space).
 
@@ -119,8 +139,6 @@ def resolve_mark(held: str, decided: str | None, next_text: str) -> tuple[str, s
     the next word is then capitalised.
     """
     mark = held if decided is None else decided
-    if mark.endswith(END_MARKS):
-        stripped = next_text.lstrip()
-        if stripped[:1].islower():
-            next_text = next_text[: len(next_text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+    if mark.endswith(END_MARKS) and not mark.endswith(".."):
+        next_text = capitalise(next_text)
     return mark, next_text

@@ -159,3 +159,10 @@ def test_a_window_judged_non_speech_commits_nothing() -> None:
     policy.decode(s(2.0))
     policy.decode(s(2.0))
     assert policy.finish(s(2.5)).committed == [] and policy.committed == []
+
+
+def test_a_word_after_end_punctuation_inside_a_commit_starts_upper_case() -> None:
+    policy, _ = make_policy([[(0.0, 3.0, " What you can do for you. ask what you can do")]] * 2)
+    policy.begin(0)
+    policy.decode(s(3.0))
+    assert join_words(policy.decode(s(3.0)).committed) == " What you can do for you. Ask what you can do"
