@@ -57,3 +57,12 @@ def test_judge_window() -> None:
     assert judge_window(0.85, -0.9, 0.6, 0.5, opts) is Verdict.NO_SPEECH  # music -> "Thank you."
     assert judge_window(0.1, -0.3, 3.1, 0.9, opts) is Verdict.LOOPING
     assert judge_window(0.02, -0.3, 1.2, 0.0, opts) is Verdict.NO_SPEECH  # VAD heard nothing
+
+
+def test_an_unsure_window_the_vad_hears_as_speech_is_kept() -> None:
+    """Speech in 0 dB noise: tiny.en decodes it at an average log-prob of -1.25 to -1.5 (no-speech
+    probability 0.3-0.5) while the VAD hears 72-83 % of it as speech. The same confidence over a
+    window the VAD hears little speech in (noise, music score 10 % or less) is still dropped."""
+    options = GuardOptions()
+    assert judge_window(0.43, -1.6, 1.1, 0.8, options) is Verdict.ACCEPT
+    assert judge_window(0.43, -1.6, 1.1, 0.1, options) is Verdict.UNSURE
