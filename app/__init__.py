@@ -1,7 +1,14 @@
 """Earshot: offline desktop dictation with Whisper on onnxruntime."""
 
+import os as _os
 from importlib import metadata as _metadata
 from pathlib import Path as _Path
+
+# onnxruntime >= 1.29 sends telemetry from Linux and macOS too (mobile.events.data.microsoft.com)
+# and keeps a device id under ~/.cache/Microsoft/DeveloperTools. The switch is read once, when
+# onnxruntime is imported, so it is set here: every entry point (CLI, window, self-test, the frozen
+# bundle's app/__main__.py) imports this package before anything imports onnxruntime.
+_os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
 
 def _version() -> str:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from app import __version__
+from app.diagnostics import configure_logging, log_file_path
 from app.ui.gui_options import add_gui_arguments
 
 # Subcommand modules under app.commands; each has `register(subparsers)`.
@@ -18,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="earshot", description="Offline dictation and transcription with Whisper."
     )
-    parser.add_argument("--version", action="version", version=f"earshot {__version__}")
+    parser.add_argument("--version", action="store_true", help="print the version and where the log is")
     parser.add_argument("--self-test", action="store_true", help="check the bundled model, Qt and audio")
     add_gui_arguments(parser)  # `earshot [options]` opens the window
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -37,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
+    if args.version:
+        print(f"earshot {__version__}\nlog: {log_file_path()}")
+        return 0
+    configure_logging()  # one log for the window, the self-test and every subcommand
     if args.self_test:
         from app.commands.selftest import run_self_test
 

@@ -11,9 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from app.controller.app_controller import AppParts
 from app.controller.ports import (
     DictationEvent,
@@ -21,11 +18,13 @@ from app.controller.ports import (
     DictationSession,
     EngineConfig,
     EngineDescription,
+    FileAudio,
     FileTranscript,
     InputDevice,
     LoadedEngine,
     ModelInfo,
 )
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import Precision
 from app.settings.history import HistoryStore
 from app.settings.store import SettingsStore
@@ -128,25 +127,30 @@ def _is_multilingual(folder: Path, name: str) -> bool:
 # --- files --------------------------------------------------------------------------------
 
 
-def decode_audio(path: Path) -> NDArray[np.float32]:
-    from app.audio.file_decoder import decode_audio as real_decode
+def decode_audio(path: Path) -> FileAudio:
+    """The file decoded chunk by chunk as the engine reads it, with the Silero VAD as its voice
+    detector (windows without speech are not decoded)."""
+    from app.audio.file_stream import open_file_stream
+    from app.audio.vad import SileroVadModel
 
-    return real_decode(path)
+    stream = open_file_stream(path)
+    return FileAudio(stream.chunks, stream.duration_s, SileroVadModel())
 
 
 class TranscriptExporter:
     """TXT / SRT / VTT / JSON through the engine's formats module."""
 
-    def render(self, fmt: str, transcript: FileTranscript) -> str:
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
         from app.engine.formats import render
 
-        return render(fmt, transcript.segments, _meta(transcript))
+        return render(fmt, transcript.segments, _meta(transcript), subtitles)
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+    def write(self, fmt: str, transcript: FileTranscript, target: Path,
+              subtitles: SubtitleOptions | None = None) -> Path:
         from app.engine.formats import write_transcript
 
         stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
-        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem)
+        return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem, subtitles)
 
 
 def _meta(transcript: FileTranscript) -> TranscriptMeta:
@@ -173,7 +177,10 @@ def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], N
     return LiveSession(request, emit)
 
 
-def list_input_devices() -> list[InputDevice]:
+def list_input_devices(rescan: bool = False) -> list[InputDevice]:
     from app.audio.capture import list_input_devices as real_list
+    from app.audio.capture import rescan_devices
 
+    if rescan:
+        rescan_devices()
     return [InputDevice(d.name, d.is_default) for d in real_list()]

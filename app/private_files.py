@@ -44,6 +44,15 @@ def tighten(path: str | os.PathLike[str]) -> None:
         _chmod_if_ours(target, DIR_MODE if target.is_dir() else FILE_MODE)
 
 
+def tighten_tree(path: str | os.PathLike[str]) -> None:
+    """`tighten` a folder and everything under it (e.g. graphs a library wrote with umask modes)."""
+    root = Path(path)
+    tighten(root)
+    for folder, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            tighten(Path(folder) / name)
+
+
 def _chmod_if_ours(path: Path, mode: int) -> None:
     if os.name != "posix":
         return

@@ -12,7 +12,8 @@ from pathlib import Path
 
 _SESSION_HOME = Path(tempfile.mkdtemp(prefix="earshot-tests-"))
 for _var, _sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
-                   ("EARSHOT_DATA_DIR", "data/earshot"), ("EARSHOT_CACHE_DIR", "cache/earshot")):
+                   ("EARSHOT_DATA_DIR", "data/earshot"), ("EARSHOT_CACHE_DIR", "cache/earshot"),
+                   ("EARSHOT_LOG_DIR", "log/earshot")):
     os.environ[_var] = str(_SESSION_HOME / _sub)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import wave
 from collections.abc import Iterator
@@ -91,3 +92,14 @@ def xvfb(*tools: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def too_open(roots: list[Path]) -> list[str]:
+    """Every folder under `roots` that is not 0700 and every file that is not 0600, with its mode."""
+    found = []
+    for root in roots:
+        for path in [root, *root.rglob("*")]:
+            mode = stat.S_IMODE(path.lstat().st_mode)
+            if mode != (0o700 if path.is_dir() else 0o600):
+                found.append(f"{oct(mode)} {path}")
+    return found

@@ -9,6 +9,7 @@ can act on.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +21,9 @@ from numpy.typing import NDArray
 from app.audio.ring_buffer import RingBuffer
 
 PREFERRED_RATE = 16_000
+
+
+log = logging.getLogger(__name__)
 
 
 class AudioDeviceError(Exception):
@@ -163,6 +167,7 @@ class MicrophoneCapture:
                 device=self.device.index, samplerate=rate, channels=channels, dtype="float32"
             )
         except Exception:  # PortAudio raises several types for "unsupported"
+            log.info("%s refuses %s Hz x %d channels", self.device.name, rate, channels, exc_info=True)
             return False
         return True
 
@@ -187,6 +192,7 @@ class MicrophoneCapture:
                 finished_callback=self._on_finished,
             )
         except Exception as exc:
+            log.warning("opening the microphone %r failed", self.device.name, exc_info=True)
             raise AudioDeviceError(
                 f"Could not open the microphone {self.device.name!r}: {exc}"
             ) from exc
@@ -210,6 +216,7 @@ class MicrophoneCapture:
     def _on_finished(self) -> None:
         if not self._stopping:
             self.error = self._lost_message()
+            log.info("device lost: %s", self.error)  # info: the session tells the user itself
         self.ring.close()
         self._finished.set()
 
@@ -232,7 +239,9 @@ class MicrophoneCapture:
             self._stream.start()
             self._started_at = time.monotonic()
             self._started = True
+            log.info("microphone %r started: %d Hz, %d channel(s)", self.device.name, self.sample_rate, self.channels)
         except Exception as exc:
+            log.warning("starting the microphone %r failed", self.device.name, exc_info=True)
             raise AudioDeviceError(
                 f"Could not start the microphone {self.device.name!r}: {exc}"
             ) from exc
@@ -244,7 +253,7 @@ class MicrophoneCapture:
             self._stream.stop()
             self._stream.close()
         except Exception:  # the device may already be gone; the audio we have is what matters
-            pass
+            log.info("closing the microphone stream failed", exc_info=True)
         self.ring.close()
 
     def check_alive(self) -> None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Iterator
-from pathlib import Path
 
 import av
 import numpy as np
@@ -107,6 +107,7 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
     header) and is None when the container does not say or the file cannot be opened.
     """
     try:
+        _check_path(path)  # never open a FIFO or a device: the open itself could block
         with _open_container(path) as container:
             if not container.streams.audio:
                 return None
@@ -199,11 +200,16 @@ class _MonoResampler:
         key = (frame.format.name, frame.layout.name, frame.sample_rate)
         if key != self._input_key:
             yield from self.flush()
-            self._resampler = AudioResampler(
+            plain = _is_plain_pcm(frame, self._rate)
+            self._resampler = None if plain else AudioResampler(
                 format="flt", layout="mono", rate=self._rate, options=_RESAMPLER_OPTIONS
             )
             self._input_key = key
-        assert self._resampler is not None
+        if self._resampler is None:
+            # 16-bit mono at the output rate (most WAVs): the same numbers as libswresample's
+            # s16 -> flt (x / 32768), twice as fast on a long file
+            yield frame.to_ndarray().reshape(-1).astype(np.float32) / np.float32(32768)
+            return
         yield from _frames_to_blocks(self._resampler.resample(frame))
 
     def flush(self) -> Iterator[Samples]:
@@ -213,11 +219,23 @@ class _MonoResampler:
             self._input_key = None
 
 
+def _is_plain_pcm(frame: AudioFrame, rate: int) -> bool:
+    return frame.format.name in ("s16", "s16p") and len(frame.layout.channels) == 1 and frame.sample_rate == rate
+
+
 def _frames_to_blocks(frames: list[AudioFrame]) -> Iterator[Samples]:
     for frame in frames:
         block = frame.to_ndarray().reshape(-1)
         if block.size:
-            yield block.astype(np.float32, copy=False)
+            yield _finite(block.astype(np.float32, copy=False))
+
+
+def _finite(block: Samples) -> Samples:
+    """NaN samples as 0 and infinities as +-1: a float WAV can store them, and one NaN would
+    turn the whole window's log-mel, and so its text, into NaN."""
+    if np.isfinite(block).all():
+        return block
+    return np.nan_to_num(block, nan=0.0, posinf=1.0, neginf=-1.0)
 
 
 class _GrowableSamples:
@@ -253,36 +271,54 @@ def _estimated_samples(path: str | os.PathLike[str], sample_rate: int) -> int:
 
 
 def _check_path(path: str | os.PathLike[str]) -> None:
-    """Raise `AudioDecodeError` for the problems a user can fix before FFmpeg is involved."""
-    file = Path(path)
+    """Raise `AudioDecodeError` for the problems a user can fix before FFmpeg is involved.
+
+    Only regular files (or links to them) pass: a named pipe would block the first open
+    forever (it waits for a writer), a device or socket never ends or cannot be read, so these
+    are refused from `stat` alone, before anything opens the path.
+    """
     try:
-        if file.is_dir():
-            raise AudioDecodeError(path, "it is a folder, not a file")
-        size = file.stat().st_size
+        info = os.stat(path)
     except FileNotFoundError:
         raise AudioDecodeError(path, "no such file") from None
     except PermissionError:
         raise AudioDecodeError(path, "permission denied") from None
     except OSError as error:
         raise AudioDecodeError(path, error.strerror or "the file cannot be read") from None
-    if size == 0:
+    if not stat.S_ISREG(info.st_mode):
+        raise AudioDecodeError(path, _not_a_file_reason(info.st_mode))
+    if info.st_size == 0:
         raise AudioDecodeError(path, "the file is empty (0 bytes)")
+
+
+def _not_a_file_reason(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "it is a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "it is a named pipe (FIFO), not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "it is a socket, not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "it is a device, not a regular file"
+    return "it is not a regular file"
 
 
 def _open_container(path: str | os.PathLike[str]) -> InputContainer:
     """Open `path` for reading; `.raw` files as s16le 16 kHz mono."""
     name = os.fspath(path)
     try:
+        # Tags that are not valid UTF-8 (a damaged ID3 header) would otherwise fail the open
+        # with UnicodeDecodeError although the audio is intact: they are read with U+FFFD.
         if name.lower().endswith(RAW_PCM_SUFFIX):
-            return av.open(name, mode="r", format="s16le", options=_RAW_OPTIONS)
-        return av.open(name, mode="r")
+            return av.open(name, mode="r", format="s16le", options=_RAW_OPTIONS, metadata_errors="replace")
+        return av.open(name, mode="r", metadata_errors="replace")
     except FileNotFoundError:
         raise AudioDecodeError(path, "no such file") from None
     except IsADirectoryError:
         raise AudioDecodeError(path, "it is a folder, not a file") from None
     except PermissionError:
         raise AudioDecodeError(path, "permission denied") from None
-    except (FFmpegError, OSError):
+    except (FFmpegError, OSError, UnicodeError):
         _log.debug("FFmpeg could not open %s", name, exc_info=True)
         raise AudioDecodeError(
             path, "not an audio or video file FFmpeg can read (unknown format or damaged)"

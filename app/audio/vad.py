@@ -34,6 +34,7 @@ class SileroVadModel:
         opts.intra_op_num_threads = 1
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
+        ort.disable_telemetry_events()  # Windows' ETW; elsewhere app/__init__.py turned it off
         self._session = ort.InferenceSession(
             str(model_path or silero_model_path()), opts, providers=["CPUExecutionProvider"]
         )

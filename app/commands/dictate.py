@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from typing import TYPE_CHECKING
 
 from app.commands.common import add_model_options, one_line
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from app.audio.capture import MicrophoneCapture
@@ -37,6 +40,7 @@ def _list_devices() -> int:
     try:
         devices = list_input_devices()
     except AudioDeviceError as exc:
+        log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
         return 2
     for dev in devices:
@@ -107,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             source, realtime = microphone_source(device), True
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
     except (AudioDeviceError, AudioDecodeError, OSError, ValueError) as exc:
+        log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
         return 2
     if not args.input and not args.json:
@@ -114,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         worker, sink = start_session(source, engine, _options(args, realtime), record=args.record)
     except AudioDeviceError as exc:
+        log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
         return 2
     printer = _Printer(args.json)

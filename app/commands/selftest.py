@@ -20,6 +20,7 @@ Exit status 0 only when no check failed.
 
 from __future__ import annotations
 
+import logging
 import os
 import platform
 import sys
@@ -38,6 +39,9 @@ CLIP = RESOURCES / "selftest.wav"
 CLIP_TEXT = RESOURCES / "selftest.txt"
 APP_ICON = RESOURCES / "icons" / "earshot.svg"
 MAX_WER_PERCENT = 20.0
+
+
+log = logging.getLogger(__name__)
 
 
 class Outcome(Enum):
@@ -169,6 +173,7 @@ def _run(name: str, check: Callable[[], CheckResult | None]) -> CheckResult | No
     try:
         result = check()
     except Exception as exc:  # a self-test reports every failure as a line, whatever raised it
+        log.exception("self-test check %s failed", name)
         result = _fail(f"{type(exc).__name__}: {one_line(exc)}")
     if result is not None:
         print(f"[{result.outcome.value}] {name:<10} {result.detail} ({time.perf_counter() - start:.2f} s)", flush=True)

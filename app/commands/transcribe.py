@@ -3,20 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.commands.common import add_model_options, one_line
-from app.engine.types import CancelledError, CancelToken, DecodeOptions, Precision, Segment, Task
+from app.commands.transcript_output import TranscriptOutput
+from app.engine.types import (
+    CancelledError,
+    CancelToken,
+    DecodeOptions,
+    DecodeOptionsError,
+    Precision,
+    Segment,
+    Task,
+)
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from app.engine.formats import TranscriptMeta
     from app.engine.model import WhisperEngine
+    from app.engine.subtitles import SubtitleOptions
 
 # Kept in step with app.engine.formats.FORMATS; duplicated so `earshot --help` stays fast.
 FORMATS = ("txt", "srt", "vtt", "json")
+
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,18 +43,50 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--initial-prompt", default=None, help="text that primes spelling and vocabulary")
     p.add_argument("--no-condition", action="store_true", help="do not prompt each window with the previous text")
     p.add_argument("--batch-size", type=int, default=1,
-                   help="decode N 30 s windows of a long file at once: faster, greedy, windows cut at "
-                        "quiet moments and not prompted with the previous text (default: 1, sequential)")
+                   help="decode N 30 s windows of a long file at once: faster, greedy, not prompted with "
+                        "the previous text; each window ends in the longest pause the voice detector finds "
+                        "in its last 10 s, so no utterance is cut (default: 1, sequential)")
     p.add_argument("--format", dest="formats", action="append", choices=FORMATS,
                    help="output format, repeatable (default: txt)")
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
+    _add_word_options(p)
     p.set_defaults(func=run)
 
 
+def _add_word_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--word-timestamps", action="store_true",
+                   help="time every word (JSON: segments[].words; the text is the same)")
+    p.add_argument("--max-line-width", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues, lines of at most N characters (needs --word-timestamps)")
+    p.add_argument("--max-line-count", type=int, default=None, metavar="N",
+                   help="SRT/VTT: word-level cues of at most N lines (needs --word-timestamps)")
+    p.add_argument("--highlight-words", action="store_true",
+                   help="SRT/VTT: underline each word while it is spoken (needs --word-timestamps)")
+
+
+def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions | None:
+    """The word-level cue options; raises ValueError with a one-line reason when invalid."""
+    from app.engine.subtitles import SubtitleOptions
+
+    options = SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words)
+    if options.word_level and not args.word_timestamps:
+        raise ValueError("--max-line-width, --max-line-count and --highlight-words need --word-timestamps")
+    return options if options.word_level else None
+
+
 def _options(args: argparse.Namespace) -> DecodeOptions:
-    return DecodeOptions(task=Task(args.task), language=args.language, beam_size=max(1, args.beam_size),
+    """The decode options; raises `DecodeOptionsError` (one line) for a value out of range."""
+    return DecodeOptions(task=Task(args.task), language=args.language, beam_size=args.beam_size,
                          initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         batch_size=max(1, args.batch_size))
+                         batch_size=args.batch_size, word_timestamps=args.word_timestamps)
+
+
+def _option_flag(error: DecodeOptionsError) -> str:
+    """The error with the field named as its command-line flag (`beam_size` -> `--beam-size`)."""
+    text = one_line(error)
+    for field in ("beam_size", "batch_size"):
+        text = text.replace(field, "--" + field.replace("_", "-"))
+    return text
 
 
 class _Progress:
@@ -61,20 +107,25 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-def _transcribe_one(engine: WhisperEngine, path: Path, args: argparse.Namespace, cancel: CancelToken) -> bool:
-    """Transcribe and write one file; returns False if the file could not be read."""
-    from app.audio.file_decoder import AudioDecodeError, decode_audio
+def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: DecodeOptions,
+                    output: TranscriptOutput, cancel: CancelToken) -> bool:
+    """Transcribe and write input `index`; False if it could not be read or written where asked."""
+    from app.audio.file_decoder import AudioDecodeError
+    from app.audio.file_stream import open_file_stream
+    from app.audio.vad import SileroVadModel
     from app.engine.formats import TranscriptMeta
 
     t0 = time.perf_counter()
     try:
-        audio = decode_audio(path)
+        stream = open_file_stream(path)  # decoded as it is transcribed: flat memory on long files
     except AudioDecodeError as exc:
+        log.warning("cannot read %s", path, exc_info=True)
         print(f"earshot: error: {one_line(exc)}", file=sys.stderr)
         return False
     decode_s = time.perf_counter() - t0
     progress = _Progress(path.name)
-    segments_iter, info = engine.transcribe(audio, _options(args), cancel, progress)
+    segments_iter, info = engine.transcribe(stream.chunks, options, cancel, progress,
+                                            duration_s=stream.duration_s, speech=SileroVadModel())
     segments: list[Segment] = []
     interrupted = False
     try:
@@ -88,22 +139,35 @@ def _transcribe_one(engine: WhisperEngine, path: Path, args: argparse.Namespace,
     info.timings.total_s = time.perf_counter() - t0
     meta = TranscriptMeta(str(path), engine.name, engine.precision.value, info.language,
                           info.language_probability, info.duration_s, info.timings)
-    _write_outputs(segments, meta, path, args)
+    written = output.write(index, segments, meta)
     if interrupted:
         raise KeyboardInterrupt
-    return True
+    return written
 
 
-def _write_outputs(segments: list[Segment], meta: TranscriptMeta, path: Path, args: argparse.Namespace) -> None:
-    from app.engine.formats import render, write_transcript
+def _checked_language(engine: WhisperEngine, language: str | None) -> str | None:
+    """`--language` as the model takes it: None (detect / English-only model) or a code it knows.
 
-    for fmt in args.formats or ["txt"]:
-        if args.output_dir == "-":
-            sys.stdout.write(render(fmt, segments, meta).rstrip("\n") + "\n")
-            sys.stdout.flush()
-        else:
-            out = write_transcript(fmt, segments, meta, Path(args.output_dir), path.stem)
-            print(f"wrote {out}", file=sys.stderr)
+    Raises `UsageError` for a code the model does not know; on an English-only model any other
+    language is ignored, with a notice on stderr.
+    """
+    if language is None:
+        return None
+    code = language.strip().lower()
+    if not engine.is_multilingual:
+        if code != "en":
+            print(f"earshot: {engine.name} understands English only: --language {language} is ignored, "
+                  "transcribing in English (use a multilingual model for other languages)", file=sys.stderr)
+        return None
+    known = engine.tokenizer.language_tokens
+    if code not in known:
+        raise UsageError(f"--language {language!r} is not a language {engine.name} knows; give a code "
+                         f"such as en, de, fr, es, zh (all: {', '.join(sorted(known))})")
+    return code
+
+
+class UsageError(Exception):
+    """A command-line value that cannot be used; `str(error)` is one line."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,22 +176,60 @@ def run(args: argparse.Namespace) -> int:
     from app.engine.tokenizer import TokenizerError
 
     try:
+        options = _options(args)
+        subtitles = _subtitle_options(args)
+    except DecodeOptionsError as exc:
+        log.info("refused decode options", exc_info=True)
+        print(f"earshot: error: {_option_flag(exc)}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"earshot: error: {exc}", file=sys.stderr)
+        return 2
+    try:
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
     except (ModelFormatError, TokenizerError, OSError) as exc:
+        log.warning("cannot load the model %s", args.model, exc_info=True)
         print(f"earshot: error: cannot load the model: {one_line(exc)}", file=sys.stderr)
         return 2
     if engine.fallback_reason:
         print(f"earshot: {engine.fallback_reason}", file=sys.stderr)
+    try:
+        options = replace(options, language=_checked_language(engine, options.language))
+    except UsageError as exc:
+        log.info("refused --language %s", args.language, exc_info=True)
+        print(f"earshot: error: {exc}", file=sys.stderr)
+        return 2
+    return _transcribe_all(engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [],
+                                                                        args.files, subtitles))
+
+
+def _transcribe_all(engine: WhisperEngine, files: list[str], options: DecodeOptions,
+                    output: TranscriptOutput) -> int:
+    """Every file in turn; a failure is one line and the others go on. Exit status 0, 1 or 130."""
+    try:
+        return _transcribe_each(engine, files, options, output)
+    finally:
+        output.finish()
+
+
+def _transcribe_each(engine: WhisperEngine, files: list[str], options: DecodeOptions,
+                     output: TranscriptOutput) -> int:
     failures = 0
     cancel = CancelToken()
-    for name in args.files:
+    for index, name in enumerate(files):
         try:
-            ok = _transcribe_one(engine, Path(name), args, cancel)
+            ok = _transcribe_one(engine, index, Path(name), options, output, cancel)
         except KeyboardInterrupt:
             print("earshot: interrupted; what was transcribed has been written", file=sys.stderr)
             return 130
         except OSError as exc:
+            log.warning("transcribing %s failed", name, exc_info=True)
             print(f"earshot: error: {name}: {one_line(exc)}", file=sys.stderr)
+            ok = False
+        except Exception as exc:  # any other failure on one file must not lose the others
+            log.exception("transcribing %s failed", name)
+            print(f"earshot: error: {name}: could not be transcribed ({type(exc).__name__}: {one_line(exc)})",
+                  file=sys.stderr)
             ok = False
         failures += not ok
     return 1 if failures else 0

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
+from app.controller.model_downloads import ModelDownloads
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioDecoder,
@@ -24,10 +26,15 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.controller.states import ModelState
+from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
 from app.settings.history import HistoryStore
 from app.settings.model import Settings
 from app.settings.store import SettingsStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -42,20 +49,26 @@ class AppParts:
     exporter: TranscriptExporter
     catalog: ModelCatalog
     devices: DeviceLister
+    recovery_dir: Path | None = None
+    """Where dictations journal their audio for crash recovery (None: the user data dir's)."""
 
 
 class AppController(QObject):
     settings_changed = Signal(object)  # Settings
     notice = Signal(str)  # a message the window shows once (e.g. a corrupt settings file)
     history_changed = Signal()
+    _history_stored = Signal()  # from the history's writer thread: queued writes reached the disk
 
     def __init__(self, parts: AppParts, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.parts = parts
         loaded = parts.settings_store.load()
         self.settings: Settings = loaded.settings
-        self.startup_notice = loaded.notice
+        notices = [n for n in (loaded.notice, parts.history.notice) if n]
+        self.startup_notice = " ".join(notices) or None
         self.history = parts.history
+        self._history_stored.connect(self.history_changed)
+        parts.history.on_stored = self._history_stored.emit
         self.models = ModelManager(parts.engine_loader, self)
         self.dictation = DictationController(
             parts.dictation_factory, self.models, parts.history, self._dictation_request, self
@@ -68,6 +81,16 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.downloads = ModelDownloads(self)
+        self._apply_download_settings()
+        self.idle_ms_per_minute = 60_000  # a test shortens the minute; users set the minutes
+        self.idle_timer = QTimer(self, singleShot=True)
+        self.idle_timer.timeout.connect(self._unload_if_idle)
+        self.models.state_changed.connect(lambda _s: self._restart_idle_timer())
+        self.dictation.state_changed.connect(lambda *_: self._restart_idle_timer())
+        self.recovery_root = parts.recovery_dir or recovery_dir()
+        self.dictation.recovery_dir = self.recovery_root
+        self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
         self.dictation.history_changed.connect(self.history_changed)
 
     def start(self) -> None:
@@ -78,6 +101,9 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.jobs.shutdown()
+        self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
+        if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
+            log.warning("%d history writes are left in the journal", self.history.pending)
 
     # --- settings --------------------------------------------------------------------
 
@@ -96,8 +122,25 @@ class AppController(QObject):
             error = f"Settings could not be saved ({reason}); they apply until you quit."
         if reload:
             self.models.load(self.engine_config())
+        self._apply_download_settings()
         self.settings_changed.emit(self.settings)
         return error
+
+    def _restart_idle_timer(self) -> None:
+        """Count the idle time from now; stopped while dictating or when unloading is off."""
+        minutes = self.settings.model.unload_idle_min
+        if minutes <= 0 or self.dictation.active or self.models.state is not ModelState.READY:
+            self.idle_timer.stop()
+            return
+        self.idle_timer.start(minutes * self.idle_ms_per_minute)  # (re)starts the countdown
+
+    def _unload_if_idle(self) -> None:
+        if not self.dictation.active:
+            self.models.unload()
+
+    def _apply_download_settings(self) -> None:
+        self.downloads.mirror = self.settings.downloads.mirror
+        self.downloads.token = self.settings.downloads.token
 
     def engine_config(self) -> EngineConfig:
         model = self.settings.model
@@ -110,30 +153,69 @@ class AppController(QObject):
             language=decode.language,
             beam_size=decode.file_beam_size if for_files else 1,
             initial_prompt=decode.initial_prompt or None,
+            word_timestamps=for_files,  # file results show and export word times (about +7 % CPU)
         )
 
-    def input_devices(self) -> list[InputDevice]:
+    def input_devices(self, rescan: bool = False) -> list[InputDevice]:
+        """The input devices; `rescan` makes PortAudio look again (a sound server started
+        later, a microphone plugged in): only while no dictation holds a stream open."""
         try:
-            return self.parts.devices()
+            return self.parts.devices(rescan and not self.dictation.active)
         except Exception:  # no PortAudio: the picker is just empty; recording says why
+            log.exception("Could not list the input devices")
             return []
 
     def set_input_device(self, name: str | None) -> None:
         if name != self.settings.dictation.input_device:
             settings = copy.deepcopy(self.settings)
             settings.dictation.input_device = name
+            log.info("input device: %s", name or "system default")
             self.apply_settings(settings)
+
+    # --- crash recovery -----------------------------------------------------------------
+
+    def leftover_audio(self) -> list[LeftoverAudio]:
+        """Audio of dictations that were killed before it was transcribed (oldest first)."""
+        try:
+            in_use = {wav for _leftover, wav in self._recovering.values()}
+            for stale in set(self.recovery_root.glob("Recovered dictation *.wav")) - in_use:
+                stale.unlink()  # a job the app quit before; its journal is still there
+            return find_leftovers(self.recovery_root)
+        except OSError:
+            log.exception("Could not look for dictation audio to recover in %s", self.recovery_root)
+            return []
+
+    def recover(self, leftover: LeftoverAudio) -> None:
+        """Transcribe it as a file job (the text lands in the History); the journal is
+        deleted once the job is done."""
+        wav = leftover.write_wav(self.recovery_root / f"Recovered dictation {leftover.folder.name[8:23]}.wav")
+        for job in self.jobs.add([wav]):
+            self._recovering[job.id] = (leftover, wav)
+
+    def discard_leftover(self, leftover: LeftoverAudio) -> None:
+        leftover.discard()
+
+    def _finish_recovery(self, job: object) -> None:
+        entry = self._recovering.pop(getattr(job, "id", -1), None)
+        if entry is None:
+            return
+        leftover, wav = entry
+        wav.unlink(missing_ok=True)
+        if getattr(job, "transcript", None) is not None:
+            leftover.discard()  # its text is in the History now; a failed job keeps it for later
 
     # --- files ------------------------------------------------------------------------
 
     def add_files(self, paths: list[Path]) -> int:
         return len(self.jobs.add(paths))
 
-    def render(self, fmt: str, transcript: FileTranscript) -> str:
-        return self.parts.exporter.render(fmt, transcript)
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
+        return self.parts.exporter.render(fmt, transcript, subtitles)
 
-    def export(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
-        return self.parts.exporter.write(fmt, transcript, target)
+    def export(self, fmt: str, transcript: FileTranscript, target: Path,
+               subtitles: SubtitleOptions | None = None) -> Path:
+        """`subtitles`: word-level SRT/VTT cues (transcripts with word times)."""
+        return self.parts.exporter.write(fmt, transcript, target, subtitles)
 
     def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, VoiceDetection]:
         source = AudioSource(device=self.settings.dictation.input_device)
@@ -141,8 +223,13 @@ class AppController(QObject):
         voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s)
         return source, self.decode_options(False), voice
 
+    def file_engine_config(self) -> EngineConfig:
+        """The model for file jobs: Settings' `file_name`, else the live one."""
+        model = self.settings.model
+        return EngineConfig(model.file_name or model.name or None, Precision(model.precision), model.provider)
+
     def _file_request(self) -> tuple[EngineConfig, DecodeOptions]:
-        return self.engine_config(), self.decode_options(True)
+        return self.file_engine_config(), self.decode_options(True)
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
@@ -153,3 +240,4 @@ class AppController(QObject):
                 EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text
             )
             self.history_changed.emit()
+        self._finish_recovery(job)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
+
+log = logging.getLogger(__name__)
 
 
 class BackgroundCall(QObject):
@@ -30,6 +33,7 @@ class BackgroundCall(QObject):
         try:
             result, error = self._fn(), ""
         except Exception as exc:  # reported to the user by whoever listens
+            log.exception("background task failed")
             result, error = None, str(exc) or type(exc).__name__
         self._done.emit(result, error)
 

@@ -8,7 +8,9 @@ same channel tells a second `earshot` that one is running already.
 from __future__ import annotations
 
 import getpass
+import logging
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -19,6 +21,9 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 COMMANDS = ("toggle", "start", "stop", "cancel", "status", "show")
 MAX_LINE = 256
+
+
+log = logging.getLogger(__name__)
 
 
 class ControlError(RuntimeError):
@@ -36,9 +41,31 @@ def control_name() -> str:
     if runtime and os.access(runtime, os.W_OK):
         folder = Path(runtime)
     else:
-        folder = Path(tempfile.gettempdir()) / f"earshot-{user}"
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder = _private_socket_folder(Path(tempfile.gettempdir()) / f"earshot-{user}")
     return str(folder / "earshot-control.sock")
+
+
+def _private_socket_folder(folder: Path) -> Path:
+    """`folder` in a shared temp dir, created 0700, or ControlError when someone else could have
+    prepared it: anyone may create /tmp/earshot-<user> first, then answer our commands (or make
+    `earshot` quit at once as if another instance ran). /tmp's sticky bit keeps it ours once checked."""
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ControlError(f"cannot create the control folder {folder}: {exc.strerror or exc}") from exc
+    info = folder.lstat()
+    problem = (
+        "is a symbolic link" if stat.S_ISLNK(info.st_mode)
+        else "is not a folder" if not stat.S_ISDIR(info.st_mode)
+        else "belongs to another user" if info.st_uid != os.getuid()
+        else f"is not private (mode {stat.S_IMODE(info.st_mode):o}, not 700)" if stat.S_IMODE(info.st_mode) != 0o700
+        else None
+    )
+    if problem:
+        raise ControlError(f"refusing the control folder {folder}: it {problem}; remove it or set XDG_RUNTIME_DIR")
+    return folder
 
 
 def send_command(command: str, name: str | None = None, timeout_ms: int = 5000) -> str:
@@ -99,6 +126,7 @@ class ControlServer(QObject):
             try:
                 reply = f"ok {self._handler(command)}"
             except Exception as exc:  # a command must never take the app down
+                log.exception("control command %r failed", command)
                 reply = f"error {exc}"
         else:
             reply = f"error unknown command {command!r} (use {', '.join(COMMANDS)})"

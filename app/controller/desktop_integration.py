@@ -9,6 +9,7 @@ through the output router into the focused window.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 
 DEFAULT_HOTKEY = "ctrl+alt+space"
 _OPEN = (RecordState.LISTENING, RecordState.HEARING_SPEECH, RecordState.FINISHING)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,13 @@ class DesktopIntegration(QObject):
             self.notice.emit(f"`earshot toggle` and the other control commands are unavailable ({exc}).")
             self.apply(self.options)
             return True
-        self.server = ControlServer(self.handle_command, control_name, parent=self)
+        try:
+            self.server = ControlServer(self.handle_command, control_name, parent=self)
+        except ControlError as exc:  # an unsafe socket folder: run, but without the channel
+            log.warning("no control channel: %s", exc)
+            self.notice.emit(f"`earshot toggle` and the other control commands are off: {exc}")
+            self.apply(self.options)
+            return True
         if not self.server.listen():
             with contextlib.suppress(ControlError):
                 send_command("show", self.server.name)

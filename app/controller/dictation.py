@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
@@ -21,14 +23,22 @@ from app.controller.states import ModelState, RecordState
 from app.engine.types import DecodeOptions
 from app.settings.history import EntryKind, HistoryStore
 
+log = logging.getLogger(__name__)
+
 LEVEL_POLL_MS = 33
+
+
+log = logging.getLogger(__name__)
 
 
 class DictationController(QObject):
     """Record / stop / cancel. Committed text goes to the history as it arrives.
 
     Signals carry what the transcript view shows: `committed` is a delta appended for good,
-    `tentative` replaces the grey tail.
+    `tentative` replaces the grey tail. Every committed delta of a session reaches the history,
+    `committed` (window, typed or pasted output) exactly once, also after an error: a session
+    that reports an error (microphone lost) is FINISHING while its worker commits what it still
+    has, and only its ENDED event closes it and shows the error.
     """
 
     state_changed = Signal(object, str)  # RecordState, reason ("" unless ERROR)
@@ -56,11 +66,14 @@ class DictationController(QObject):
         self._session: DictationSession | None = None
         self._session_number = 0
         self._entry_id: int | None = None
+        self._error = ""  # the error a session reported; shown once it has ended
         self._start_when_ready = False
         self.state = RecordState.IDLE
         self.reason = ""
         self.source_override: AudioSource | None = None
         """Replaces the configured source (tests and `--replay` use a file here)."""
+        self.recovery_dir: Path | None = None
+        """Where sessions journal their audio for crash recovery (None = they don't)."""
         self._level_timer = QTimer(self, interval=LEVEL_POLL_MS)
         self._level_timer.timeout.connect(self._poll_level)
         self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
@@ -84,12 +97,13 @@ class DictationController(QObject):
                 return
             self._start_when_ready = True
             self._set_state(RecordState.LOADING_MODEL)
+            self._models.reload()  # unloaded while idle: "Loading model" until it is back
             return
         self._open_session()
 
     def stop(self) -> None:
         """Finish the utterance: the worker decodes what it has, commits it, then ends."""
-        if self._session is None:
+        if self._session is None or self.state == RecordState.FINISHING:
             return
         self._set_state(RecordState.FINISHING)
         self._session.stop()
@@ -116,17 +130,18 @@ class DictationController(QObject):
         source, options, voice = self._request_options()
         engine = self._models.engine
         assert engine is not None
-        request = DictationRequest(engine, self.source_override or source, options, voice)
+        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir)
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))
             session.start()
         except Exception as exc:  # no device, no PortAudio, bad file: say so, stay usable
+            log.exception("starting dictation failed")
             self._history.delete(entry_id)
             self._set_state(RecordState.ERROR, _with_advice(str(exc)))
             return
-        self._session, self._entry_id = session, entry_id
+        self._session, self._entry_id, self._error = session, entry_id, ""
         self._level_timer.start()
         self._set_state(RecordState.LISTENING)
 
@@ -136,34 +151,49 @@ class DictationController(QObject):
 
         def deliver(event: DictationEvent) -> None:
             if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
-                self._history.append(entry_id, event.text)
+                try:  # queued and journaled when the database is locked; never stop the worker
+                    self._history.append(entry_id, event.text)
+                except Exception:
+                    log.exception("Committed text could not be saved to the history")
             with contextlib.suppress(RuntimeError):  # the window is gone: the text is saved
                 self._event.emit(number, event)
 
         return deliver
 
     def _on_event(self, number: int, event: DictationEvent) -> None:
-        if number != self._session_number:
-            return  # a late event of a session that was cancelled
         kind = event.kind
         if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL):
-            self._commit(event)
-        elif kind == DictationEventKind.TENTATIVE:
+            self._commit(event)  # committed text is in the history already: show it, always
+            return
+        if number != self._session_number:
+            return  # a late event of a session that was cancelled
+        if kind == DictationEventKind.TENTATIVE:
             self.tentative.emit(event.text)
             self._hear_speech()
         elif kind == DictationEventKind.SPEECH_START:
             self._hear_speech()
-        elif kind == DictationEventKind.ERROR:
-            self._end_session()
-            self._set_state(RecordState.ERROR, _with_advice(event.text))
+        elif kind == DictationEventKind.ERROR and self._session is not None:
+            self._on_session_error(_with_advice(event.text))
         elif kind == DictationEventKind.ENDED and self._session is not None:
             self._end_session()
-            self._set_state(RecordState.IDLE)
+            self._set_state(RecordState.ERROR if self._error else RecordState.IDLE, self._error)
+
+    def _on_session_error(self, message: str) -> None:
+        """The worker goes on committing what it has: stay FINISHING until it has ENDED."""
+        self._error = message
+        assert self._session is not None
+        try:
+            self._session.stop()  # closes the dead stream now (PortAudio may be rescanned later)
+        except Exception:
+            log.exception("Stopping the session after its error failed")
+        self._set_state(RecordState.FINISHING, message)
 
     def _commit(self, event: DictationEvent) -> None:
         if event.text:
             self.committed.emit(event.text)
             self.history_changed.emit()
+        if self._session is None:
+            return  # the text of a session already closed (cancelled): shown, nothing else
         if event.latency_ms is not None:
             self.commit_latency.emit(event.latency_ms)
         if event.kind == DictationEventKind.FINAL:

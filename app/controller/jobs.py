@@ -7,6 +7,7 @@ its own job with a readable message and the queue goes on.
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import threading
 import time
@@ -14,8 +15,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.controller.ports import (
@@ -23,12 +22,12 @@ from app.controller.ports import (
     Engine,
     EngineConfig,
     EngineLoader,
+    FileAudio,
     FileTranscript,
     LoadedEngine,
 )
 from app.controller.states import JobState
 from app.engine.types import (
-    SAMPLE_RATE,
     CancelledError,
     CancelToken,
     DecodeOptions,
@@ -44,6 +43,9 @@ MEDIA_SUFFIXES = frozenset(
     }
 )
 """Files picked up when a folder is dropped (a file dropped by itself is always tried)."""
+
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -156,19 +158,21 @@ class JobQueue(QObject):
             except CancelledError:
                 self._set(job, JobState.CANCELLED)
             except Exception as exc:  # a bad file fails its row; the queue goes on
+                log.exception("transcribing %s failed", job.path)
                 job.error = _readable(exc)
                 self._set(job, JobState.FAILED)
 
     def _transcribe(self, job: Job, engine_config: EngineConfig, options: DecodeOptions) -> None:
         self._set(job, JobState.DECODING)
-        audio = self._decoder(job.path)
-        job.total_s = len(audio) / SAMPLE_RATE
-        if len(audio) == 0:
-            raise ValueError("the file has no audio")
+        audio = self._decoder(job.path)  # decoded as it is transcribed: flat memory on long files
+        job.total_s = audio.duration_s
         loaded = self._engine_for(job, engine_config)
         job.cancel_token.raise_if_cancelled()
         self._set(job, JobState.TRANSCRIBING)
         segments, info = self._collect(job, loaded.engine, audio, options)
+        if info.duration_s <= 0:
+            raise ValueError("the file has no audio")
+        job.total_s = info.duration_s
         job.transcript = FileTranscript(
             path=job.path,
             segments=segments,
@@ -183,7 +187,7 @@ class JobQueue(QObject):
         self._set(job, JobState.DONE)
 
     def _collect(
-        self, job: Job, engine: Engine, audio: NDArray[np.float32], options: DecodeOptions
+        self, job: Job, engine: Engine, audio: FileAudio, options: DecodeOptions
     ) -> tuple[list[Segment], TranscriptionInfo]:
         """Run the engine, updating progress and ETA as it goes."""
         started = time.monotonic()
@@ -194,7 +198,8 @@ class JobQueue(QObject):
                 job.eta_s = (time.monotonic() - started) / job.done_s * (job.total_s - job.done_s)
             self._set(job, JobState.TRANSCRIBING)
 
-        iterator, info = engine.transcribe(audio, options, job.cancel_token, progress)
+        iterator, info = engine.transcribe(audio.chunks, options, job.cancel_token, progress,
+                                           duration_s=audio.duration_s, speech=audio.speech)
         segments = []
         for segment in iterator:
             segments.append(segment)

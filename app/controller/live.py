@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
 
-from app.audio.capture import MicrophoneCapture
+from app.audio.capture import AudioDeviceError, MicrophoneCapture, rescan_devices
 from app.audio.replay import ReplaySource
 from app.audio.vad import VadOptions
 from app.controller.ports import (
@@ -17,11 +18,14 @@ from app.controller.ports import (
     DictationEventKind,
     DictationRequest,
 )
+from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
 from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
 from app.dictation.worker import DictationOptions, DictationWorker
+
+log = logging.getLogger(__name__)
 
 LEVEL_WINDOW_S = 0.05
 """The level meter shows the peak of the newest 50 ms of audio."""
@@ -35,6 +39,9 @@ _KINDS = {
 }
 
 
+log = logging.getLogger(__name__)
+
+
 def vad_threshold(sensitivity: float) -> float:
     """Sensitivity 0..1 (higher hears quieter speech) -> Silero speech probability threshold."""
     return float(min(0.8, max(0.2, 0.8 - 0.6 * sensitivity)))
@@ -43,9 +50,16 @@ def vad_threshold(sensitivity: float) -> float:
 class LiveSession:
     """One dictation session on the real worker; events go to `emit` from its thread."""
 
-    def __init__(self, request: DictationRequest, emit: Callable[[DictationEvent], None]) -> None:
+    def __init__(
+        self,
+        request: DictationRequest,
+        emit: Callable[[DictationEvent], None],
+        source: MicrophoneCapture | ReplaySource | None = None,
+    ) -> None:
+        """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
-        self._source = open_source(request.source)
+        self._source = source or open_source(request.source)
+        self._journal = AudioJournal(request.recovery_dir) if request.recovery_dir is not None else None
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -59,6 +73,7 @@ class LiveSession:
                 speech_pad_s=request.voice.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
+            audio_tap=self._journal,
         )
         # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.
         decoder = cast(WindowDecoder, request.engine)
@@ -68,7 +83,10 @@ class LiveSession:
         try:
             self._worker.start()
         except Exception:  # the microphone would not start: do not leave the worker waiting
+            log.warning("the live session did not start", exc_info=True)
             self._worker.cancel()
+            if self._journal is not None:
+                self._journal.discard()
             raise
 
     def stop(self) -> None:
@@ -86,6 +104,9 @@ class LiveSession:
         return max(_newest_peak(self._worker.timeline.ring), _newest_peak(self._source.ring))
 
     def _forward(self, event: WorkerEvent) -> None:
+        """Worker thread. Committed text is stored by `emit`; only then is its audio let go."""
+        if event.type is EventType.SUMMARY:
+            self._end_journal()
         self._emit(
             DictationEvent(
                 kind=_KINDS[event.type],
@@ -96,6 +117,21 @@ class LiveSession:
                 latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
             )
         )
+        if self._journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
+            self._journal.mark_committed(event.audio_end_s)
+
+    def _end_journal(self) -> None:
+        """The session is over: its audio is transcribed (or abandoned by cancel) unless the
+        worker failed; then the journal stays for the next start to offer."""
+        if self._journal is None:
+            return
+        try:
+            if self._worker.failure is None:
+                self._journal.discard()
+            else:
+                self._journal.close()
+        except OSError:
+            log.exception("Could not close the dictation audio journal %s", self._journal.folder)
 
 
 def _newest_peak(ring: Any) -> float:
@@ -104,6 +140,7 @@ def _newest_peak(ring: Any) -> float:
         start = max(ring.released, end - int(LEVEL_WINDOW_S * ring.sample_rate))
         block = ring.read(start, end) if end > start else None
     except Exception:  # released by the worker meanwhile: skip this frame
+        log.info("level meter skipped a frame", exc_info=True)
         return 0.0
     return float(np.max(np.abs(block))) if block is not None and block.size else 0.0
 
@@ -112,4 +149,9 @@ def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
     """The capture device, or the file replayed through the same ring (tests, `--replay`)."""
     if source.replay_file is not None:
         return file_source(source.replay_file, realtime=source.realtime)
+    try:
+        return microphone_source(source.device)
+    except AudioDeviceError:  # PortAudio lists devices once: look for a server or device that came later
+        log.info("No usable input device in PortAudio's list; rescanning", exc_info=True)
+    rescan_devices()  # 130-380 ms, so only when the list we have does not do
     return microphone_source(source.device)

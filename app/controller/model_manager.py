@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 
@@ -10,6 +11,8 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from app.controller.ports import Engine, EngineConfig, EngineDescription, EngineLoader, LoadedEngine
 from app.controller.states import ModelState
+
+log = logging.getLogger(__name__)
 
 
 class ModelManager(QObject):
@@ -64,6 +67,21 @@ class ModelManager(QObject):
         )
         thread.start()
 
+    def unload(self) -> None:
+        """Let the model leave memory (idle); `reload()` or the next `load()` brings it back."""
+        if self._state != ModelState.READY or self._loaded is None:
+            return
+        self._generation += 1
+        with self._ready:
+            self._loaded = None
+        log.info("model %s unloaded after idle time", self._config)
+        self._set_state(ModelState.NOT_LOADED)
+
+    def reload(self) -> None:
+        """Load the last configuration again after `unload()` (no-op while one is loaded or loading)."""
+        if self._state == ModelState.NOT_LOADED and self._config is not None:
+            self.load(self._config)
+
     def wait_ready(self, timeout: float | None = None) -> LoadedEngine | None:
         """Block (not on the GUI thread) until a model is ready; None if loading failed."""
         with self._ready:
@@ -76,6 +94,7 @@ class ModelManager(QObject):
             result: LoadedEngine | None = self._loader(config)
             error = ""
         except Exception as exc:  # any loader failure becomes a message, never a crash
+            log.exception("loading %s failed", config)
             result, error = None, _describe_load_error(config, exc)
         with contextlib.suppress(RuntimeError):  # the app closed while the model was loading
             self._finished.emit(generation, result, error, time.perf_counter() - started)

@@ -8,7 +8,7 @@ Audio arrays are mono float32 at 16 kHz; times are seconds from the start of the
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -16,6 +16,8 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.speech_map import SpeechDetector
+from app.engine.subtitles import SubtitleOptions
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -32,11 +34,17 @@ ProgressCallback = Callable[[float, float], None]
 class Engine(Protocol):
     def transcribe(
         self,
-        audio: NDArray[np.float32],
+        audio: NDArray[np.float32] | Iterable[NDArray[np.float32]],
         options: DecodeOptions,
         cancel: CancelToken | None = None,
         on_progress: ProgressCallback | None = None,
-    ) -> tuple[Iterator[Segment], TranscriptionInfo]: ...
+        *,
+        duration_s: float | None = None,
+        speech: SpeechDetector | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """`audio`: one array or chunks in order; `duration_s`: the expected length (progress);
+        `speech`: a voice detector so that windows without speech are skipped."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -140,10 +148,13 @@ class VoiceDetection:
 
 @dataclass(frozen=True)
 class DictationRequest:
+    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't)."""
+
     engine: Engine
     source: AudioSource
     options: DecodeOptions
     voice: VoiceDetection = VoiceDetection()
+    recovery_dir: Path | None = None
 
 
 class DictationSession(Protocol):
@@ -174,14 +185,25 @@ class InputDevice:
     is_default: bool = False
 
 
-DeviceLister = Callable[[], list[InputDevice]]
+DeviceLister = Callable[[bool], list[InputDevice]]
+"""Lists input devices; with True, PortAudio enumerates them again first."""
 
 
 # --- files --------------------------------------------------------------------------------
 
 
-AudioDecoder = Callable[[Path], NDArray[np.float32]]
-"""Any audio/video file -> 16 kHz mono float32; raises with a user-facing message."""
+@dataclass
+class FileAudio:
+    """A file being decoded as it is transcribed: `chunks` ([n] float32 16 kHz, in order),
+    `duration_s` from the container (None if it does not say), a voice detector for it."""
+
+    chunks: Iterator[NDArray[np.float32]]
+    duration_s: float | None
+    speech: SpeechDetector | None = None
+
+
+AudioDecoder = Callable[[Path], FileAudio]
+"""Opens any audio/video file for streaming; raises with a user-facing message."""
 DurationProbe = Callable[[Path], float | None]
 
 
@@ -207,8 +229,9 @@ EXPORT_FORMATS: Sequence[str] = ("txt", "srt", "vtt", "json")
 
 
 class TranscriptExporter(Protocol):
-    def render(self, fmt: str, transcript: FileTranscript) -> str: ...
+    def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str: ...
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path) -> Path:
+    def write(self, fmt: str, transcript: FileTranscript, target: Path,
+              subtitles: SubtitleOptions | None = None) -> Path:
         """Write atomically to `target` (`.fmt` added if missing); raises with a message."""
         ...

@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from app.audio.resampler import TARGET_RATE, StreamResampler
 from app.audio.ring_buffer import RingBuffer
+from app.private_files import private_file
 
 
 class AudioSource(Protocol):
@@ -33,12 +34,18 @@ class AudioSource(Protocol):
     def check_alive(self) -> None: ...
 
 
+class AudioTap(Protocol):
+    """Also gets every 16 kHz sample the timeline stores (on the worker thread), e.g. the
+    crash-recovery journal."""
+
+    def write(self, audio: NDArray[np.float32]) -> None: ...
+
+
 class SessionRecorder:
     """Appends session audio (16 kHz mono, 16-bit PCM) to a WAV file as it arrives."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
+        self.path = private_file(path)  # 0600 in a 0700 folder: the user's voice
         self._wav = wave.open(str(path), "wb")  # noqa: SIM115 - open for the whole session
         self._wav.setnchannels(1)
         self._wav.setsampwidth(2)
@@ -67,10 +74,12 @@ class Timeline:
         realtime: bool,
         capacity_s: float = 90.0,
         recorder: SessionRecorder | None = None,
+        tap: AudioTap | None = None,
     ) -> None:
         self.source = source
         self.realtime = realtime
         self.recorder = recorder
+        self.tap = tap
         self.ring = RingBuffer(int(capacity_s * TARGET_RATE), TARGET_RATE)
         self._resampler = StreamResampler(source.ring.sample_rate)
         self._read = 0  # absolute index into the source ring
@@ -109,6 +118,8 @@ class Timeline:
             self.ring.write(audio)
             if self.recorder is not None:
                 self.recorder.write(audio)
+            if self.tap is not None:
+                self.tap.write(audio)
         self._snap = (self.ring.written, captured_at)
 
     def capture_time(self, index: float) -> float:

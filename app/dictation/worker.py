@@ -7,6 +7,7 @@ engine while it runs; the caller only sees `DictationEvent`s through its sink.
 from __future__ import annotations
 
 import enum
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -18,20 +19,24 @@ from app.dictation.events import DictationEvent, EventSink, EventType, SessionSu
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
 from app.dictation.text import join_words
-from app.dictation.timeline import AudioSource, SessionRecorder, Timeline
+from app.dictation.timeline import AudioSource, AudioTap, SessionRecorder, Timeline
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class DictationOptions:
     """`realtime`: the source delivers audio at wall-clock pace (microphone, `--realtime`);
     otherwise the worker consumes `policy.step_s` of audio per step, as if decoding were instant.
-    `record_path`: also write the session audio to this WAV file (None = don't)."""
+    `record_path`: also write the session audio to this WAV file (None = don't).
+    `audio_tap`: also gets the session audio as it arrives (the crash-recovery journal)."""
 
     policy: PolicyOptions = field(default_factory=PolicyOptions)
     vad: VadOptions = field(default_factory=VadOptions)
     realtime: bool = True
     record_path: Path | None = None
+    audio_tap: AudioTap | None = None
 
 
 class WorkerState(enum.Enum):
@@ -59,13 +64,14 @@ class DictationWorker:
         self.state = WorkerState.CREATED
         self.cancel_token = CancelToken()
         recorder = SessionRecorder(options.record_path) if options.record_path else None
-        self.timeline = Timeline(source, options.realtime, recorder=recorder)
+        self.timeline = Timeline(source, options.realtime, recorder=recorder, tap=options.audio_tap)
         self.vad = SpeechSegmenter(vad_model or SileroVadModel(), options.vad)
         self.policy = StreamingPolicy(
             decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token
         )
         self.stats = SessionStats()
         self.summary: SessionSummary | None = None
+        self.failure: Exception | None = None  # what stopped the loop (then audio is left untranscribed)
         self._utterance = 0
         self._in_utterance = False
         self._speech_start = 0  # raw (unpadded) start of the current utterance
@@ -112,6 +118,8 @@ class DictationWorker:
         except CancelledError:
             pass
         except Exception as exc:  # report, never die silently: the text so far stays committed
+            self.failure = exc
+            log.exception("dictation stopped")
             self._emit(EventType.ERROR, f"Dictation stopped: {exc}", 0.0, 0.0, 0.0)
         finally:
             if self.timeline.recorder is not None:

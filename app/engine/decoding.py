@@ -8,7 +8,7 @@ sequence. After that each step feeds one token per row and reuses the KV cache.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +47,8 @@ class DecodeOutcome:
     sum_logprob: float
     avg_logprob: float
     no_speech_prob: float
+    token_logprobs: list[float] = field(default_factory=list)
+    """One per token of `tokens`: its log-probability when it was chosen."""
 
 
 @dataclass
@@ -123,4 +125,5 @@ class DecodingLoop:
 
 
 def _outcome(best: Hypothesis, no_speech: float) -> DecodeOutcome:
-    return DecodeOutcome(best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech)
+    return DecodeOutcome(best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech,
+                         best.token_logprobs)

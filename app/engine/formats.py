@@ -13,9 +13,12 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.types import Segment, Timings
+
+if TYPE_CHECKING:
+    from app.engine.subtitles import SubtitleOptions
 
 FORMATS = ("txt", "srt", "vtt", "json")
 """Export formats, in the order the user interface lists them (also the file suffixes)."""
@@ -45,43 +48,57 @@ class TranscriptMeta:
     timings: Timings
 
 
-def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta) -> str:
+def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
+           subtitles: SubtitleOptions | None = None) -> str:
     """The transcript as text in `fmt`, one of `FORMATS`. Raises ValueError for others.
 
     Segments with no text (after stripping) are left out of txt, srt and vtt; srt cues are
-    numbered from 1 in the order given.
+    numbered from 1 in the order given. `subtitles` asking for word-level cues makes srt and vtt
+    cues of the segments' timed words (app/engine/subtitles.py).
     """
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise ValueError(f"unknown transcript format {fmt!r}; expected one of {FORMATS}")
+    if subtitles is not None and subtitles.word_level and fmt in ("srt", "vtt"):
+        from app.engine.subtitles import render_word_cues
+
+        return render_word_cues(fmt, segments, subtitles)
     return renderer(segments, meta)
 
 
 def write_transcript(
-    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str
+    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str,
+    subtitles: SubtitleOptions | None = None,
+    mode: int = 0o666,
 ) -> Path:
     """Write `<output_dir>/<stem>.<fmt>` and return its path.
 
     The text goes to a hidden temporary file in `output_dir` which then replaces the target in
     one step, so readers see the old file or the complete new one, never a partial one. On
     any OSError (full disk, no permission, `output_dir` not a folder) the temporary file is
-    removed and `ExportError` is raised; an existing target is left as it was.
+    removed and `ExportError` is raised; an existing target is left as it was. `mode` is the
+    new file's permission bits before the umask (0o600 for a private copy).
     """
-    text = render(fmt, segments, meta)
+    text = render(fmt, segments, meta, subtitles)
     target = output_dir / f"{stem}.{fmt}"
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        _write_atomically(target, text)
+        _write_atomically(target, text, mode)
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise ExportError(f"Cannot write transcript {_quoted(target)}: {reason}") from error
+        raise ExportError(f"Cannot write transcript {_quoted(target)}: {_reason(error, output_dir)}") from error
     return target
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def _reason(error: OSError, output_dir: Path) -> str:
+    if isinstance(error, (FileExistsError, NotADirectoryError)) and not output_dir.is_dir():
+        return f"{_quoted(output_dir)} is a file, not a folder"
+    return error.strerror or str(error)
+
+
+def _write_atomically(target: Path, text: str, mode: int) -> None:
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     # os.open with 0o666 lets the user's umask decide the permissions, as for any new file.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
@@ -138,6 +155,14 @@ def _render_json(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
 
 
 def _segment_json(segment: Segment) -> dict[str, Any]:
+    entry = _segment_fields(segment)
+    if segment.words is not None:
+        entry["words"] = [{"word": w.word, "start": _finite(round(w.start, 3)), "end": _finite(round(w.end, 3)),
+                           "probability": _finite(round(w.probability, 3))} for w in segment.words]
+    return entry
+
+
+def _segment_fields(segment: Segment) -> dict[str, Any]:
     return {
         "id": segment.id,
         "start": _finite(round(segment.start, 3)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -19,8 +20,12 @@ from app.engine.types import Precision
 # scores (base: 9 of 10 clips identical to fp32 against int8's 8) with the same WER, but it is
 # slower (tiny.en greedy 2 %, beam 5 12 %) and holds the fp16 embedding table too (tiny.en peak
 # RSS 283 against 266 MB; faster-whisper int8 271-290 MB): the choice for fp32's text, not the default.
+
+
 AUTO_CPU_PRECISION = Precision.INT8
 AUTO_GPU_PRECISION = Precision.FP16
+
+log = logging.getLogger(__name__)
 
 
 def resolve_precision(precision: Precision, provider: str) -> Precision:
@@ -38,9 +43,26 @@ def load_engine(model: str | Path | None = None, precision: Precision = Precisio
     store = store or ModelStore()
     provider = (provider or "cpu").lower()
     if provider not in available_providers():
-        provider = "cpu"  # the session layer would say why; here we keep the CPU path simple
+        log.warning("provider %s is not available in this onnxruntime build; using the CPU", provider)
+        provider = "cpu"
     chosen = resolve_precision(precision, provider)
     entry = store.resolve(model)
     folder = store.converted(entry, chosen)
-    runtime = WhisperRuntime(folder, SessionConfig(provider, threads or 0))
-    return WhisperEngine(runtime, entry.name, chosen, time.perf_counter() - start)
+    config = SessionConfig(provider, threads or 0)
+    try:
+        runtime = WhisperRuntime(folder, config)
+    except Exception:  # onnxruntime and tokenizers raise their own types; a damaged file is one cause
+        log.exception("the converted %s in %s did not load; checking its files", entry.name, folder)
+        repaired = store.repair(entry, chosen, folder)
+        if repaired is None:
+            raise  # the files are as written: not damage, so no rebuild would help
+        runtime = WhisperRuntime(repaired, config)
+    seconds = time.perf_counter() - start
+    log.info("model %s loaded: %s on %s in %.2f s from %s%s", entry.name, chosen.value, runtime.provider, seconds,
+             folder, f" ({runtime.fallback_reason})" if runtime.fallback_reason else "")
+    return WhisperEngine(runtime, entry.name, chosen, seconds)
+
+
+def engine_from_folder(folder: Path, name: str, precision: Precision) -> WhisperEngine:
+    """An engine on converted graphs in `folder`, on the CPU with the default threads."""
+    return WhisperEngine(WhisperRuntime(folder, SessionConfig("cpu", 0)), name, precision)

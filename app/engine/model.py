@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -10,18 +10,23 @@ from numpy.typing import NDArray
 from app.engine.batched import BatchedTranscriber
 from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime import WhisperRuntime
+from app.engine.speech_map import SpeechDetector
 from app.engine.tokenizer import WhisperTokenizer
 from app.engine.transcriber import FileTranscriber, ProgressCallback
 from app.engine.types import (
     N_SAMPLES_WINDOW,
+    SAMPLE_RATE,
     CancelToken,
     DecodeOptions,
     Precision,
     Segment,
+    Task,
     TranscriptionInfo,
     WindowResult,
+    Word,
 )
 from app.engine.window_decoder import WindowDecoder, mel_window, split_segments, stamp
+from app.engine.word_timing import WindowWordAligner
 
 
 class WhisperEngine:
@@ -32,6 +37,7 @@ class WhisperEngine:
         self.name = name
         self.precision = precision
         self.load_s = load_s
+        self._aligner: WindowWordAligner | None = None
 
     @property
     def provider(self) -> str:
@@ -49,12 +55,22 @@ class WhisperEngine:
     def is_multilingual(self) -> bool:
         return self.runtime.facts.multilingual
 
-    def transcribe(self, audio: NDArray[np.float32], options: DecodeOptions, cancel: CancelToken | None = None,
-                   on_progress: ProgressCallback | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
-        """Audio [n_samples] float32 16 kHz of any length -> lazily decoded segments and info."""
-        if options.batch_size > 1:
-            return BatchedTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
-        return FileTranscriber(self.runtime, options, cancel, on_progress).transcribe(audio)
+    def transcribe(self, audio: NDArray[np.float32] | Iterable[NDArray[np.float32]], options: DecodeOptions,
+                   cancel: CancelToken | None = None, on_progress: ProgressCallback | None = None, *,
+                   duration_s: float | None = None,
+                   speech: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """Audio of any length -> lazily decoded segments and info.
+
+        `audio`: one array [n_samples] float32 16 kHz, or an iterable of such chunks (a file
+        decoded as it is read: memory stays flat however long it is). `duration_s`: the
+        expected length, for progress, when chunks are given. `speech`: a detector (the app's
+        Silero VAD) whose map lets windows without speech go undecoded and drops the text of
+        windows it and Whisper both doubt; without it only digital silence is skipped.
+        """
+        if isinstance(audio, np.ndarray):
+            audio, duration_s = [np.asarray(audio, dtype=np.float32)], len(audio) / SAMPLE_RATE
+        kind = BatchedTranscriber if options.batch_size > 1 else FileTranscriber
+        return kind(self.runtime, options, cancel, on_progress).transcribe(audio, duration_s, speech)
 
     def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
                       prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
@@ -82,3 +98,17 @@ class WhisperEngine:
             no_speech_prob=result.outcome.no_speech_prob, compression_ratio=result.compression_ratio,
             temperature=result.temperature,
         )
+
+    def word_timings(self, audio: NDArray[np.float32], text_tokens: Sequence[int], language: str = "en",
+                     task: Task = Task.TRANSCRIBE) -> list[Word]:
+        """Words of `text_tokens` (text tokens of up to 30 s of audio [n_samples] float32 16 kHz,
+        decoded before) with times in seconds from the start of `audio`. Encodes the window
+        again; callers that hold its `CrossAttention` use `WindowWordAligner.align` directly."""
+        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
+        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
+        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
+        cross = self.runtime.encode(mel_window(mel, 0, n_frames))
+        if self._aligner is None:
+            self._aligner = WindowWordAligner(self.runtime)
+        sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
+        return self._aligner.align(cross, sot, text_tokens, n_frames, language=language, mel=mel)

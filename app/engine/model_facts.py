@@ -20,6 +20,9 @@ class ModelFacts:
     suppress_ids: list[int] = field(default_factory=list)
     suppress_ids_begin: list[int] = field(default_factory=list)
     alignment_heads: list[tuple[int, int]] = field(default_factory=list)
+    """(decoder layer, head) pairs whose cross-attention follows the audio (word timestamps)."""
+    alignment_heads_source: str = ""
+    """Where `alignment_heads` came from: "model" (its config) or a note saying they are a default."""
     source: str = ""
     format_version: int = FORMAT_VERSION
 
@@ -39,11 +42,26 @@ class ModelFacts:
 
     @classmethod
     def from_weights(cls, weights: WhisperWeights, precision: str, source: str) -> ModelFacts:
+        heads, heads_source = list(weights.alignment_heads), "model"
+        if not heads:
+            heads, heads_source = default_alignment_heads(weights.dims), DEFAULT_HEADS_NOTE
         return cls(
             dims=weights.dims,
             precision=precision,
             suppress_ids=list(weights.suppress_ids),
             suppress_ids_begin=list(weights.suppress_ids_begin),
-            alignment_heads=list(weights.alignment_heads),
+            alignment_heads=heads,
+            alignment_heads_source=heads_source,
             source=source,
         )
+
+
+DEFAULT_HEADS_NOTE = ("default: every head of the decoder's last half of layers (the model names no "
+                      "alignment heads), as openai/whisper does; word times are less precise")
+
+
+def default_alignment_heads(dims: WhisperDims) -> list[tuple[int, int]]:
+    """openai/whisper's fallback when a model has no alignment heads: all heads of the layers
+    from n_text_layer // 2 on."""
+    return [(layer, head) for layer in range(dims.n_text_layer // 2, dims.n_text_layer)
+            for head in range(dims.n_text_head)]

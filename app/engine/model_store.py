@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -23,15 +25,45 @@ from pathlib import Path
 
 import platformdirs
 
+from app.engine import cache_integrity
 from app.engine.convert.int8_kernels import weight_encoding_tag
 from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
+from app.engine.model_check import check_finite, check_transcribes
 from app.engine.types import Precision
+from app.private_files import private_dir, tighten, tighten_tree
 
 BUNDLED_NAME = "tiny.en"
 PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
 _COMPLETE = "complete.json"
+_log = logging.getLogger(__name__)
+MAX_NAME_LENGTH = 64
+_NAME_CHARS = "._+-"  # with letters and digits: tiny.en, large-v3, distil-large-v3, my_model+fr
+
+
+def model_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a folder under models/ (None if it can): THE rule for every name.
+
+    A name is one plain folder name: no separators, no `.`/`..`, no leading dot (staging
+    folders start with one), no control or glob characters, at most MAX_NAME_LENGTH characters."""
+    if not name:
+        return "it is empty"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"it is longer than {MAX_NAME_LENGTH} characters"
+    if not name[0].isalnum():
+        return "it must start with a letter or a digit"
+    if not all(c.isalnum() or c in _NAME_CHARS for c in name):
+        return f"use only letters, digits and {' '.join(_NAME_CHARS)}"
+    return None
+
+
+def check_model_name(name: str) -> str:
+    """`name`, or a ModelFormatError saying in one line why it is not a valid model name."""
+    if problem := model_name_problem(name):
+        printable = name.encode("unicode_escape").decode("ascii")[:80]
+        raise ModelFormatError(f"invalid model name {printable!r}: {problem}")
+    return name
 
 
 def bundled_model_dir() -> Path:
@@ -90,21 +122,36 @@ class ModelStore:
         if not entry.bundled or self.prebuilt_dir is None:
             return None
         folder = self.prebuilt_dir / entry.name / precision.value
-        return folder if _is_complete(folder) else None
+        if not _is_complete(folder):
+            return None
+        if damaged := cache_integrity.damaged_files(folder):
+            self._damaged_prebuilt(entry, folder, damaged)
+            return None
+        return folder
+
+    def _damaged_prebuilt(self, entry: ModelEntry, folder: Path, damaged: list[str]) -> None:
+        """A shipped entry is read-only: say so clearly; convert from the source weights if any."""
+        message = (f"the installed model files in {folder} are damaged ({', '.join(damaged)} changed "
+                   "since installation)")
+        if self.prebuilt_dir is not None and entry.source.parent == self.prebuilt_dir:
+            raise ModelFormatError(f"{message}; reinstall Earshot")
+        _log.warning("%s; converting %s from its source weights instead", message, entry.name)
 
     def list_models(self) -> list[ModelEntry]:
         entries = [self.bundled()]
         if self.models_dir.is_dir():
-            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir()) if p.is_dir()]
+            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir())
+                        if p.is_dir() and model_name_problem(p.name) is None]  # not staging folders
         return entries
 
     def resolve(self, name_or_path: str | Path | None) -> ModelEntry:
         """A model by name (installed) or by folder path; None means the bundled model."""
         if name_or_path is None or str(name_or_path) == BUNDLED_NAME:
             return self.bundled()
-        for entry in self.list_models():
-            if entry.name == str(name_or_path):
-                return entry
+        if model_name_problem(str(name_or_path)) is None:  # anything else can only be a path
+            for entry in self.list_models():
+                if entry.name == str(name_or_path):
+                    return entry
         path = Path(name_or_path).expanduser()
         if path.is_dir():
             return ModelEntry(path.resolve().name, path.resolve())
@@ -112,30 +159,51 @@ class ModelStore:
         raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
 
     def import_model(self, folder: Path, name: str | None = None) -> ModelEntry:
-        """Copy a model folder in (joining `model.bin.part*` files) after checking it reads."""
+        """Copy a model folder in (joining `model.bin.part*` files) after checking it reads, its
+        weights are finite and it transcribes a known clip (see model_check); a model that fails
+        is not installed and `ModelFormatError` says why in one line."""
         folder = folder.expanduser().resolve()
-        name = name or folder.name
+        name = check_model_name(folder.name if name is None else name)
         if name == BUNDLED_NAME or (self.models_dir / name).exists():
             raise ModelFormatError(f"a model named {name!r} is already installed")
-        self.models_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.data_dir)
+        private_dir(self.models_dir)
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.models_dir))
         try:
             _copy_model_folder(folder, staging)
-            read_weights(staging)  # validates: raises a clear ModelFormatError
+            tighten_tree(staging)  # copy2 kept the source's modes
+            check_finite(read_weights(staging))  # validates: raises a clear ModelFormatError
+            self._check_transcribes(ModelEntry(name, staging))
             staging.rename(self.models_dir / name)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return ModelEntry(name, self.models_dir / name)
 
+    def _check_transcribes(self, entry: ModelEntry) -> None:
+        """Convert `entry` at the precision its first use needs and decode the smoke clip with it;
+        a model that fails leaves no cache entry behind."""
+        from app.engine.loader import AUTO_CPU_PRECISION, engine_from_folder
+
+        folder = self.converted(entry, AUTO_CPU_PRECISION)
+        try:
+            check_transcribes(engine_from_folder(folder, entry.name, AUTO_CPU_PRECISION))
+        except ModelFormatError:
+            shutil.rmtree(folder.parent, ignore_errors=True)
+            raise
+
     def remove_model(self, name: str) -> None:
+        check_model_name(name)
         if name == BUNDLED_NAME:
             raise ModelFormatError("the bundled model cannot be removed")
         target = self.models_dir / name
         if not target.is_dir():
             raise ModelFormatError(f"no installed model named {name!r}")
         shutil.rmtree(target)
-        for cached in self.cache_dir.glob(f"converted/{name}-*"):
-            shutil.rmtree(cached, ignore_errors=True)
+        converted = self.cache_dir / "converted"
+        own_entry = re.compile(re.escape(name) + r"-[0-9a-f]{16}")  # not "large-v3-..." for "large"
+        for cached in converted.iterdir() if converted.is_dir() else ():
+            if own_entry.fullmatch(cached.name):
+                shutil.rmtree(cached, ignore_errors=True)
 
     def converted(self, entry: ModelEntry, precision: Precision) -> Path:
         """The folder with encoder.onnx/decoder.onnx for `precision`, converting on first use."""
@@ -147,18 +215,27 @@ class ModelStore:
                 f"this installation ships {entry.name} converted for {have} only, without its source "
                 f"weights; to use {precision.value}, import a Whisper model folder (earshot models import)"
             )
-        source_key = f"{entry.name}-{self.content_hash(entry.source)}"
+        return self._cached(entry, precision)
+
+    def _cached(self, entry: ModelEntry, precision: Precision) -> Path:
+        """The user cache's entry for `precision`, checked, or converted now."""
+        source_key = f"{_cache_name(entry.name)}-{self.content_hash(entry.source)}"
         target = self.cache_dir / "converted" / source_key / _entry_name(precision)
         if _is_complete(target):
-            return target
-        shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete entry
-        target.parent.mkdir(parents=True, exist_ok=True)
+            if not (damaged := cache_integrity.damaged_files(target)):
+                return target
+            _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+                         entry.name, precision.value, ", ".join(damaged))
+        shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete or damaged entry
+        private_dir(self.cache_dir)
+        private_dir(target.parent)
         staging = Path(tempfile.mkdtemp(prefix=f".{precision.value}-", dir=target.parent))
         try:
             from app.engine.convert.converter import convert  # onnx is only needed to build graphs
 
             convert(read_weights(entry.source), precision, staging, source=entry.name)
             _write_complete_marker(staging)
+            tighten_tree(staging)  # onnx and the tokenizer wrote with the umask's modes
             try:
                 staging.rename(target)
             except OSError:
@@ -167,6 +244,21 @@ class ModelStore:
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return target
+
+    def repair(self, entry: ModelEntry, precision: Precision, folder: Path) -> Path | None:
+        """After `folder` (from `converted`) failed to load: hash all of it; if it is damaged,
+        rebuild it and return the new folder (a shipped one raises `ModelFormatError`). None when
+        every file is as written, so the failure lies elsewhere."""
+        damaged = cache_integrity.damaged_files(folder, full=True)
+        if not damaged:
+            return None
+        if self.prebuilt_dir is not None and folder.is_relative_to(self.prebuilt_dir):
+            self._damaged_prebuilt(entry, folder, damaged)  # raises when there are no source weights
+            return self._cached(entry, precision)
+        _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+                     entry.name, precision.value, ", ".join(damaged))
+        shutil.rmtree(folder, ignore_errors=True)
+        return self.converted(entry, precision)
 
     def content_hash(self, folder: Path) -> str:
         """sha256 of the model's defining files, memoised by (path, size, mtime)."""
@@ -201,6 +293,12 @@ def _copy_model_folder(src: Path, dst: Path) -> None:
                     shutil.copyfileobj(handle, out, 1 << 22)
 
 
+def _cache_name(name: str) -> str:
+    """A model folder's name (any name, for `--model PATH`) made to follow the model-name rule."""
+    cleaned = "".join(c if c.isalnum() or c in _NAME_CHARS else "_" for c in name)[:MAX_NAME_LENGTH]
+    return check_model_name(cleaned if cleaned[:1].isalnum() else f"m{cleaned}"[:MAX_NAME_LENGTH])
+
+
 def _entry_name(precision: Precision) -> str:
     """`<precision>-v<converter version>`, plus the int8 weight encoding where the graphs hold one."""
     tag = weight_encoding_tag() if precision.quantized else ""
@@ -208,19 +306,16 @@ def _entry_name(precision: Precision) -> str:
 
 
 def _is_complete(folder: Path) -> bool:
-    marker = folder / _COMPLETE
-    if not marker.is_file():
-        return False
-    sizes = _read_json_dict(marker)
-    return all((folder / name).is_file() and (folder / name).stat().st_size == size for name, size in sizes.items())
+    """The entry's marker is there and its files have their sizes (see cache_integrity)."""
+    return cache_integrity.is_complete(folder)
 
 
 def _write_complete_marker(folder: Path) -> None:
-    sizes = {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file()}
-    for required in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
-        if required not in sizes:
-            raise ModelFormatError(f"conversion did not produce {required}")
-    (folder / _COMPLETE).write_text(json.dumps(sizes), encoding="utf-8")
+    """Write the marker with every file's size and sha256, last, once the entry is complete."""
+    try:
+        cache_integrity.write_marker(folder, (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE))
+    except FileNotFoundError as error:
+        raise ModelFormatError(str(error)) from None
 
 
 def _read_json_dict(path: Path) -> dict[str, object]:
@@ -232,10 +327,11 @@ def _read_json_dict(path: Path) -> dict[str, object]:
 
 
 def _atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        private_dir(path.parent)
         tmp.write_text(text, encoding="utf-8")
+        tighten(tmp)
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)  # the memo is only an optimisation

@@ -64,6 +64,8 @@ class WhisperRuntime:
         inputs = {i.name: i for i in self.decoder.get_inputs()}
         self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
         self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
+        self._session_config = SessionConfig(self.provider, config.threads)
+        self._aligner: ort.InferenceSession | None = None  # built on the first word-timing request
         dims = self.facts.dims
         self._n_layers, self._heads, self._head_dim = (
             dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
@@ -88,6 +90,29 @@ class WhisperRuntime:
         `cache_indices` [batch] picks, for each row, the cache row it continues (beam search).
         `cross.batch` divides batch: consecutive groups of rows share one audio (beams, samples).
         """
+        logits, cache, _ = self._run(self.decoder, self._decoder_outputs, tokens, cache, cross, cache_indices)
+        return logits, cache
+
+    def decode_with_alignment(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
+                              cache_indices: NDArray[np.int64] | None = None,
+                              ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
+        """`decode` on the word-timing decoder (alignment_graph.py), which also returns the
+        alignment heads' cross-attention weights [batch, n_alignment_heads, n_tokens, 1500] float32
+        (softmax over the 1500 audio frames of 20 ms, heads in `facts.alignment_heads` order).
+        The session is built on the first call; `decode` never pays for it."""
+        from app.engine.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
+
+        if self._aligner is None:
+            self._aligner = alignment_session(self.model_dir / DECODER_FILE, self.facts.alignment_heads,
+                                              self._session_config)
+        names = [*self._decoder_outputs, ALIGNMENT_OUTPUT]
+        logits, cache, extra = self._run(self._aligner, names, tokens, cache, cross, cache_indices)
+        weights: NDArray[np.float32] = extra[ALIGNMENT_OUTPUT].numpy()
+        return logits, cache, weights
+
+    def _run(self, session: ort.InferenceSession, names: list[str], tokens: NDArray[np.int64], cache: KVCache,
+             cross: CrossAttention, cache_indices: NDArray[np.int64] | None,
+             ) -> tuple[NDArray[np.float32], KVCache, dict[str, ort.OrtValue]]:
         batch = tokens.shape[0]
         if cache_indices is None:
             cache_indices = np.arange(batch, dtype=np.int64)
@@ -95,8 +120,9 @@ class WhisperRuntime:
         feed.update(cross.values)
         feed["tokens"] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(tokens, dtype=np.int64))
         feed["cache_indices"] = ort.OrtValue.ortvalue_from_numpy(cache_indices.astype(np.int64))
-        outputs = dict(zip(self._decoder_outputs, self.decoder.run_with_ort_values(self._decoder_outputs, feed),
-                           strict=True))
+        outputs = dict(zip(names, session.run_with_ort_values(names, feed), strict=True))
         logits: NDArray[np.float32] = outputs.pop("logits").numpy()
-        present = {name.replace("present_", "past_"): value for name, value in outputs.items()}
-        return logits, KVCache(present, cache.length + tokens.shape[1], batch)
+        present = {name.replace("present_", "past_"): value for name, value in outputs.items()
+                   if name.startswith("present_")}
+        extra = {name: value for name, value in outputs.items() if not name.startswith("present_")}
+        return logits, KVCache(present, cache.length + tokens.shape[1], batch), extra

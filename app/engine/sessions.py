@@ -60,6 +60,12 @@ class SessionConfig:
 
 
 @functools.cache
+def _no_telemetry() -> None:
+    """Windows builds log through ETW, which ORT_DISABLE_TELEMETRY (app/__init__.py) does not stop."""
+    ort.disable_telemetry_events()
+
+
+@functools.cache
 def _quiet_numpy_blas() -> None:
     """numpy's OpenBLAS threads spin after the log-mel product, on the cores the encoder needs."""
     limit_numpy_blas_threads(1)
@@ -69,9 +75,20 @@ class ProviderFallback(Exception):
     """Not an error for the user to fix: the requested provider could not be used."""
 
 
-def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
-    """Open `model_path`; returns (session, provider used, one-line reason if it fell back to CPU)."""
+def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
+    """A session of a serialized graph built in memory (the word-timing decoder), same options;
+    weights it keeps in side files are read from `data_folder`."""
+    session, _, _ = create_session(model, config, data_folder)
+    return session
+
+
+def create_session(model_path: Path | bytes, config: SessionConfig,
+                   data_folder: Path | None = None) -> tuple[ort.InferenceSession, str, str | None]:
+    """Open `model_path` (or a serialized graph whose side files are in `data_folder`); returns
+    (session, provider used, one-line reason if it fell back to CPU)."""
     options = ort.SessionOptions()
+    if data_folder is not None:
+        options.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_folder))
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = config.threads or physical_cores()
     options.inter_op_num_threads = 1
@@ -82,6 +99,7 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
     # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
     options.enable_mem_pattern = False
     _quiet_numpy_blas()
+    _no_telemetry()
     provider = config.provider.lower()
     full = PROVIDER_NAMES.get(provider)
     if full is None:
@@ -91,16 +109,21 @@ def create_session(model_path: Path, config: SessionConfig) -> tuple[ort.Inferen
             reason = f"{provider} is not available in this onnxruntime build; using the CPU"
         else:
             try:
-                session = ort.InferenceSession(str(model_path), options, providers=[full, "CPUExecutionProvider"])
+                session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
                 if session.get_providers()[0] == full:
                     return session, provider, None
                 reason = f"{provider} could not be initialised; using the CPU"
             except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+                log.warning("%s could not load %s", provider, model_path, exc_info=True)
                 reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
         log.warning(reason)
         return _cpu_session(model_path, options), "cpu", reason
     return _cpu_session(model_path, options), "cpu", None
 
 
-def _cpu_session(model_path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
-    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+def _cpu_session(model_path: Path | bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+    return ort.InferenceSession(_source(model_path), options, providers=["CPUExecutionProvider"])
+
+
+def _source(model: Path | bytes) -> str | bytes:
+    return model if isinstance(model, bytes) else str(model)

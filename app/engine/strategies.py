@@ -18,6 +18,8 @@ class Hypothesis:
     tokens: list[int] = field(default_factory=list)
     sum_logprob: float = 0.0
     finished: bool = False
+    token_logprobs: list[float] = field(default_factory=list)
+    """The log-probability each of `tokens` had when chosen (word probabilities)."""
 
 
 @dataclass
@@ -50,11 +52,13 @@ class SamplingStrategy:
             if hyp.finished:
                 chosen[row] = self.eot
                 continue
-            hyp.sum_logprob += float(logprobs[row, chosen[row]])
+            logprob = float(logprobs[row, chosen[row]])
+            hyp.sum_logprob += logprob
             if chosen[row] == self.eot:
                 hyp.finished = True
             else:
                 hyp.tokens.append(int(chosen[row]))
+                hyp.token_logprobs.append(logprob)
         rows = np.arange(len(self.hyps), dtype=np.int64)
         return StepResult(chosen.astype(np.int64), rows, all(h.finished for h in self.hyps))
 
@@ -71,30 +75,33 @@ class BeamSearchStrategy:
         self.max_finished = max(1, round(beam_size * patience))
         self.live = [Hypothesis() for _ in range(beam_size)]
         self.finished: dict[tuple[int, ...], float] = {}
+        self._finished_logprobs: dict[tuple[int, ...], list[float]] = {}
 
     def sequences(self) -> list[list[int]]:
         return [h.tokens for h in self.live]
 
     def step(self, logits: NDArray[np.float32], logprobs: NDArray[np.float32]) -> StepResult:
-        candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
+        candidates: dict[tuple[int, ...], tuple[float, int, int, float]] = {}
         for row, hyp in enumerate(self.live):
             for token in top_k(logprobs[row], self.beam_size + 1):
-                score = hyp.sum_logprob + float(logprobs[row, token])
+                logprob = float(logprobs[row, token])
+                score = hyp.sum_logprob + logprob
                 key = (*hyp.tokens, int(token))
                 if key not in candidates or candidates[key][0] < score:
-                    candidates[key] = (score, row, int(token))
+                    candidates[key] = (score, row, int(token), logprob)
         new_live: list[Hypothesis] = []
         tokens: list[int] = []
         sources: list[int] = []
         # Scan candidates best first until the beam is full, as openai/whisper does: an end of
         # text ranked below the beam's last live candidate is not a finished hypothesis. (Taking
         # those too filled the finished list with early endings and cut windows short.)
-        for key, (score, row, token) in sorted(candidates.items(), key=lambda kv: -kv[1][0]):
+        for key, (score, row, token, logprob) in sorted(candidates.items(), key=lambda kv: -kv[1][0]):
             if token == self.eot:
-                if len(self.finished) < self.max_finished:
-                    self.finished.setdefault(key[:-1], score)
+                if len(self.finished) < self.max_finished and key[:-1] not in self.finished:
+                    self.finished[key[:-1]] = score
+                    self._finished_logprobs[key[:-1]] = self.live[row].token_logprobs
                 continue
-            new_live.append(Hypothesis(list(key), score))
+            new_live.append(Hypothesis(list(key), score, token_logprobs=[*self.live[row].token_logprobs, logprob]))
             tokens.append(token)
             sources.append(row)
             if len(new_live) == self.beam_size:
@@ -104,7 +111,8 @@ class BeamSearchStrategy:
         return StepResult(np.array(tokens, dtype=np.int64), np.array(sources, dtype=np.int64), done)
 
     def finalize(self) -> list[Hypothesis]:
-        done = [Hypothesis(list(seq), score, True) for seq, score in self.finished.items()]
+        done = [Hypothesis(list(seq), score, True, self._finished_logprobs[seq])
+                for seq, score in self.finished.items()]
         if len(done) < self.beam_size:
             done += sorted(self.live, key=lambda h: -h.sum_logprob)[: self.beam_size - len(done)]
         return done

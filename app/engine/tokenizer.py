@@ -7,6 +7,7 @@ tokenizer.json; each stands for 0.02 s (`TIME_PRECISION`).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -15,6 +16,9 @@ from tokenizers import Tokenizer
 from app.engine.types import Task
 
 TIME_PRECISION = 0.02  # seconds per timestamp token
+
+
+log = logging.getLogger(__name__)
 
 
 class TokenizerError(Exception):
@@ -28,6 +32,7 @@ class WhisperTokenizer:
         try:
             self._tok = Tokenizer.from_str(tokenizer_json)
         except Exception as exc:  # the library raises plain Exception subclasses
+            log.warning("tokenizer.json did not parse", exc_info=True)
             raise TokenizerError(f"cannot read tokenizer.json: {exc}") from None
         self.multilingual = multilingual
         for name in ("<|endoftext|>", "<|startoftranscript|>", "<|notimestamps|>"):

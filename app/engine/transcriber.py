@@ -1,20 +1,24 @@
 """Long audio: the sequential 30 s window algorithm that seeks to the last timestamp.
 
 Each window starts where the previous one's last complete segment ended, so no word is lost
-or doubled at window joins. Log-mel is computed once over the whole file (as faster-whisper).
+or doubled at window joins. Audio arrives as chunks and is featurised 30 s at a time
+(`audio_stream.py`), so memory does not grow with the file's length. A window without speech
+in the speech map is not decoded: the seek jumps to 1 s before the next speech.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
-from app.engine.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
+from app.engine.audio_stream import StreamedFeatures
+from app.engine.features import FRAMES_PER_SECOND, HOP_LENGTH
 from app.engine.runtime import CrossAttention, WhisperRuntime
+from app.engine.speech_map import SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
 from app.engine.types import (
     SAMPLE_RATE,
     CancelToken,
@@ -23,7 +27,9 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
-from app.engine.window_decoder import WindowDecoder, consumed_tokens, mel_window, split_segments, stamp
+from app.engine.window_decoder import WindowDecode, WindowDecoder, consumed_tokens, split_segments, stamp
+from app.engine.window_words import WindowWords
+from app.engine.word_timing import WindowWordAligner
 
 ProgressCallback = Callable[[float, float], None]
 """Called with (seconds of audio done, total seconds)."""
@@ -38,7 +44,7 @@ class _State:
 
 
 class FileTranscriber:
-    """Transcribes a whole audio array, yielding segments as each window is decoded."""
+    """Transcribes a stream of audio chunks, yielding segments as each window is decoded."""
 
     def __init__(self, runtime: WhisperRuntime, options: DecodeOptions, cancel: CancelToken | None = None,
                  on_progress: ProgressCallback | None = None) -> None:
@@ -46,38 +52,67 @@ class FileTranscriber:
         self.cancel = cancel or CancelToken()
         self.on_progress = on_progress
         self.decoder = WindowDecoder(runtime, options)
+        self.words: WindowWords | None = None  # set per file when options.word_timestamps
 
-    def transcribe(self, audio: NDArray[np.float32]) -> tuple[Iterator[Segment], TranscriptionInfo]:
+    def transcribe(self, chunks: Iterable[NDArray[np.float32]], duration_s: float | None = None,
+                   detector: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+        """`chunks`: the audio, [n] float32 16 kHz each, in order; `duration_s`: its expected
+        length (for progress; `info.duration_s` is the decoded length once iterated)."""
         start = time.perf_counter()
-        timings = Timings()
-        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
-        timings.features_s = time.perf_counter() - start
-        info = TranscriptionInfo("en", 1.0, len(audio) / SAMPLE_RATE, timings)
+        feats = StreamedFeatures(chunks, self.runtime.facts.dims.n_mels, SpeechMap(detector))
+        info = TranscriptionInfo("en", 1.0, duration_s or 0.0, Timings())
         language = self.options.language
         first_window: CrossAttention | None = None
-        if self.runtime.facts.multilingual and language is None and mel.shape[-1] > 0:
-            t0 = time.perf_counter()
-            first_window = self.runtime.encode(mel_window(mel, 0, N_FRAMES_WINDOW))
-            timings.encoder_s += time.perf_counter() - t0  # the first window's encoding, reused below
-            language, info.language_probability = self.decoder.detect_language(first_window)
+        if self.runtime.facts.multilingual and language is None:
+            n_frames = feats.frames_at(0)
+            if n_frames:
+                t0 = time.perf_counter()
+                first_window = self.runtime.encode(feats.window(0, n_frames)[None])
+                info.timings.encoder_s += time.perf_counter() - t0  # the first window's encoding, reused below
+                language, info.language_probability = self.decoder.detect_language(first_window)
         info.language = language or "en"
-        return self._segments(mel, info, start, first_window), info
+        if self.options.word_timestamps:
+            self.words = WindowWords(WindowWordAligner(self.runtime), self.options.task, duration_s or float("inf"))
+        return self._segments(feats, info, start, first_window), info
 
-    def _segments(self, mel: NDArray[np.float32], info: TranscriptionInfo, start: float,
+    def _report(self, feats: StreamedFeatures, info: TranscriptionInfo, done_frames: int) -> None:
+        """Progress in seconds; the total is the expected duration until the stream has ended."""
+        info.timings.features_s = feats.features_s
+        if feats.n_frames is not None:
+            info.duration_s = feats.n_samples / SAMPLE_RATE
+            total = feats.n_frames / FRAMES_PER_SECOND
+        else:
+            total = max(info.duration_s, feats.n_samples / SAMPLE_RATE)
+        if self.on_progress:
+            self.on_progress(min(total, done_frames / FRAMES_PER_SECOND), total)
+
+    def _skip_silence(self, feats: StreamedFeatures, seek: int, size: int) -> int:
+        """The window at `seek` has no speech: where the next window starts."""
+        speech = feats.next_speech_frame(seek + size)
+        end = feats.n_frames
+        if speech is None:
+            assert end is not None
+            return end
+        return max(seek + 1, speech - SPEECH_PAD_FRAMES)
+
+    def _segments(self, feats: StreamedFeatures, info: TranscriptionInfo, start: float,
                   first_window: CrossAttention | None) -> Iterator[Segment]:
         """`first_window`: the encoder output of the window at 0, if language detection made it."""
         state, timings = _State(), info.timings
-        content = mel.shape[-1]
         prev_prompt = self.runtime.tokenizer.encode(" " + self.options.initial_prompt.strip()) \
             if self.options.initial_prompt else []
-        while state.seek < content:
+        while size := feats.frames_at(state.seek):
             self.cancel.raise_if_cancelled()
-            size = min(N_FRAMES_WINDOW, content - state.seek)
+            feats.release_before(state.seek)
+            span = (state.seek * HOP_LENGTH, (state.seek + size) * HOP_LENGTH)
+            if not feats.speech.has_speech(*span):
+                state.seek = self._skip_silence(feats, state.seek, size)
+                self._report(feats, info, state.seek)
+                continue
             t0 = time.perf_counter()
-            if state.seek == 0 and first_window is not None:
-                cross = first_window  # the same padded window: do not encode it twice
-            else:
-                cross = self.runtime.encode(mel_window(mel, state.seek, size))
+            window = feats.window(state.seek, size)
+            # At 0 the language detection already encoded the same padded window: not twice.
+            cross = first_window if state.seek == 0 and first_window is not None else self.runtime.encode(window[None])
             t1 = time.perf_counter()
             previous = prev_prompt + state.all_tokens[state.prompt_reset_since:]
             prompt = self.decoder.build_prompt(info.language, previous)
@@ -85,26 +120,42 @@ class FileTranscriber:
             timings.encoder_s += t1 - t0
             timings.decoder_s += time.perf_counter() - t1
             timings.n_windows += 1
-            offset, previous_seek = state.seek / FRAMES_PER_SECOND, state.seek
-            if self.decoder.is_silence(result):
-                state.seek += size
-            else:
-                segments, resume = split_segments(result.outcome.tokens, self.runtime.tokenizer, offset,
-                                                  size / FRAMES_PER_SECOND)
-                state.seek += size if resume is None else round(resume * FRAMES_PER_SECOND)
-                # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
-                # prompted with text alone, tiny.en went on without timestamps and skipped 30 s.
-                state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
-                for seg in segments:
-                    if seg.start == seg.end or not seg.text.strip():
-                        continue
-                    seg.id, state.next_id = state.next_id, state.next_id + 1
-                    stamp(seg, result)
-                    yield seg
+            previous_seek = state.seek
+            rejected = feats.speech.rejects(*span, result.outcome.no_speech_prob, result.outcome.avg_logprob)
+            segments = self._advance(state, result, size, rejected)
+            if self.words is not None and segments:
+                if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
+                    self.words.context.duration_s = feats.n_samples / SAMPLE_RATE
+                self.words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs,
+                               info.language, previous_seek / FRAMES_PER_SECOND, size, window)
+            yield from self._shown(state, segments, result)
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)
             timings.n_tokens = self.decoder.n_tokens
             timings.total_s = time.perf_counter() - start
-            if self.on_progress:
-                self.on_progress(min(content, max(state.seek, previous_seek)) / FRAMES_PER_SECOND,
-                                 content / FRAMES_PER_SECOND)
+            self._report(feats, info, max(state.seek, previous_seek))
+        self._report(feats, info, state.seek)
+
+    def _advance(self, state: _State, result: WindowDecode, size: int, rejected: bool) -> list[Segment]:
+        """Move the seek past the decoded window and return its complete segments."""
+        offset = state.seek / FRAMES_PER_SECOND
+        if rejected or self.decoder.is_silence(result):
+            state.seek += size
+            return []
+        segments, resume = split_segments(result.outcome.tokens, self.runtime.tokenizer, offset,
+                                          size / FRAMES_PER_SECOND)
+        state.seek += size if resume is None else round(resume * FRAMES_PER_SECOND)
+        # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
+        # prompted with text alone, tiny.en went on without timestamps and skipped 30 s.
+        state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
+        return segments
+
+    @staticmethod
+    def _shown(state: _State, segments: list[Segment], result: WindowDecode) -> Iterator[Segment]:
+        """The segments a user sees (not empty, not zero-length), numbered and stamped."""
+        for seg in segments:
+            if seg.start == seg.end or not seg.text.strip():
+                continue
+            seg.id, state.next_id = state.next_id, state.next_id + 1
+            stamp(seg, result)
+            yield seg

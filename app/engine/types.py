@@ -7,11 +7,17 @@ audio is mono float32 at 16 kHz (`SAMPLE_RATE`).
 from __future__ import annotations
 
 import enum
+import math
 import threading
 from dataclasses import dataclass, field
 
 SAMPLE_RATE = 16_000
 """Whisper's input rate, samples per second."""
+MAX_BEAM_SIZE = 16
+"""The largest beam (and best-of count) accepted: memory grows with it (beam 1000 took 3 GB
+for a 3 s clip); the settings dialog offers 1..16 too."""
+MAX_NEW_TOKENS = 448
+"""Whisper's text context: no window can hold more tokens."""
 N_SAMPLES_WINDOW = 30 * SAMPLE_RATE
 """Samples in one 30 s encoder window."""
 
@@ -35,6 +41,10 @@ class Precision(enum.Enum):
     def quantized(self) -> bool:
         """Graphs derived from the fp32 ones by weight quantization (see convert/quantize.py)."""
         return self in (Precision.INT8, Precision.INT8_ACCURATE, Precision.INT4)
+
+
+class DecodeOptionsError(ValueError):
+    """A `DecodeOptions` field is out of range. `str(error)` is one line naming the field."""
 
 
 class CancelledError(Exception):
@@ -66,6 +76,9 @@ class DecodeOptions:
     `beam_size` 1 means greedy. `temperatures` are tried in order while a window fails the
     compression-ratio or log-prob thresholds. `max_new_tokens` caps one window (224, as
     CTranslate2 does, guards against runaway loops).
+    Every field is checked on construction (`DecodeOptionsError`): `beam_size` and `best_of`
+    1..`MAX_BEAM_SIZE`, `patience` in (0, 16], temperatures in [0, 2], `max_new_tokens`
+    1..448, `batch_size` 1..64. `language` is checked against the model by its user (the CLI).
     """
 
     task: Task = Task.TRANSCRIBE
@@ -84,9 +97,57 @@ class DecodeOptions:
     max_new_tokens: int = 224
     max_initial_timestamp: float = 1.0
     suppress_blank: bool = True
+    word_timestamps: bool = False
+    """Time every word (`Segment.words`) from the decoder's cross-attention; the text is the same."""
     batch_size: int = 1
     """> 1: long audio is cut into 30 s windows at quiet moments and `batch_size` windows are
     decoded at once, greedily and without the previous window's text (see `batched.py`)."""
+
+    def __post_init__(self) -> None:
+        """Raise `DecodeOptionsError` for any field out of range (one line, naming the field)."""
+        _check_int("beam_size", self.beam_size, 1, MAX_BEAM_SIZE)
+        _check_int("best_of", self.best_of, 1, MAX_BEAM_SIZE)
+        _check_int("max_new_tokens", self.max_new_tokens, 1, MAX_NEW_TOKENS)
+        _check_int("batch_size", self.batch_size, 1, 64)
+        _check_float("patience", self.patience, 0.0, 16.0, low_open=True)
+        _check_float("max_initial_timestamp", self.max_initial_timestamp, 0.0, 30.0)
+        if self.length_penalty is not None:
+            _check_float("length_penalty", self.length_penalty, 0.0, 2.0)
+        if not self.temperatures:
+            raise DecodeOptionsError("temperatures must hold at least one value")
+        for value in self.temperatures:
+            _check_float("temperatures", value, 0.0, 2.0)
+        if self.compression_ratio_threshold is not None:
+            _check_float("compression_ratio_threshold", self.compression_ratio_threshold, 0.0, 1e9, low_open=True)
+        if self.no_speech_threshold is not None:
+            _check_float("no_speech_threshold", self.no_speech_threshold, 0.0, 1.0)
+        if self.log_prob_threshold is not None and not math.isfinite(self.log_prob_threshold):
+            raise DecodeOptionsError(f"log_prob_threshold must be a finite number, got {self.log_prob_threshold!r}")
+
+
+def _check_int(name: str, value: int, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise DecodeOptionsError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+
+
+def _check_float(name: str, value: float, low: float, high: float, low_open: bool = False) -> None:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or not (low < value if low_open else low <= value) or value > high:
+        bound = f"above {low}" if low_open else f"from {low}"
+        raise DecodeOptionsError(f"{name} must be a number {bound} to {high}, got {value!r}")
+
+
+@dataclass
+class Word:
+    """One word of a segment: `word` as written in the text (with its leading space and any
+    punctuation), `start`/`end` in seconds, `probability` in [0, 1] (mean over its tokens),
+    `tokens` its text tokens."""
+
+    word: str
+    start: float
+    end: float
+    probability: float
+    tokens: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -102,6 +163,8 @@ class Segment:
     no_speech_prob: float = 0.0
     temperature: float = 0.0
     compression_ratio: float = 0.0
+    words: list[Word] | None = None
+    """With `DecodeOptions.word_timestamps`: the segment's words, in order, inside [start, end]."""
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2  # 2: model.file_name, [downloads]
 
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int4")
 """Precision choices offered to the user, in menu order."""
@@ -21,11 +21,16 @@ DEFAULT_MODEL = "tiny.en"
 class ModelSettings:
     """Which Whisper model runs, and how.
 
-    `name` is an installed model name (or a folder path); `provider` None means the best
-    available onnxruntime execution provider.
+    `name` is an installed model name (or a folder path) for live dictation; `file_name` the
+    one for file jobs ("" = the same as `name`: fast live, accurate files when they differ);
+    `provider` None means the best available onnxruntime execution provider;
+    `unload_idle_min`: minutes without dictation after which the live model leaves memory
+    (0 = never; Record loads it again).
     """
 
     name: str = DEFAULT_MODEL
+    file_name: str = ""
+    unload_idle_min: int = 10
     precision: str = "auto"
     provider: str | None = None
 
@@ -60,6 +65,16 @@ class WindowSettings:
     export_dir: str = ""
 
 
+@dataclass
+class DownloadSettings:
+    """Model downloads. `mirror`: a hub endpoint such as https://hf-mirror.com ("" = $HF_ENDPOINT,
+    else huggingface.co); `token`: a Hugging Face access token for gated repositories ("" = none
+    beyond $HF_TOKEN); stored in the 0600 settings file."""
+
+    mirror: str = ""
+    token: str = ""
+
+
 OUTPUT_MODES: tuple[str, ...] = ("window", "type", "paste")
 HOTKEY_MODES: tuple[str, ...] = ("toggle", "hold")
 
@@ -90,6 +105,7 @@ class Settings:
     dictation: DictationSettings = field(default_factory=DictationSettings)
     window: WindowSettings = field(default_factory=WindowSettings)
     output: OutputSettings = field(default_factory=OutputSettings)
+    downloads: DownloadSettings = field(default_factory=DownloadSettings)
 
     def engine_key(self) -> tuple[str, str, str | None]:
         """What the loaded engine depends on: a change here means reloading the model."""

@@ -21,6 +21,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
+from app.private_files import private_dir
 from app.settings.model import (
     HOTKEY_MODES,
     OUTPUT_MODES,
@@ -35,7 +36,16 @@ APP_NAME = "earshot"
 FILE_NAME = "settings.toml"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
-MIGRATIONS: dict[int, Migration] = {}
+
+
+def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """v1 had one model for everything: files keep using it (model.file_name = model.name)."""
+    model = dict(document.get("model", {}))
+    model.setdefault("file_name", model.get("name", ""))
+    return {**document, "model": model, "version": 2}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -71,7 +81,7 @@ class SettingsStore:
 
     def save(self, settings: Settings) -> None:
         """Write atomically; raises OSError (e.g. disk full) with the old file intact."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)  # the file itself is mkstemp's 0600
         data = tomli_w.dumps(settings_to_document(settings)).encode("utf-8")
         fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=self.path.parent)
         try:
@@ -162,6 +172,10 @@ def _validate(settings: Settings) -> None:
         raise SettingsError("min_silence_s must be 0.2..3 seconds")
     if not 0.0 <= settings.dictation.speech_pad_s <= 1.0:
         raise SettingsError("speech_pad_s must be 0..1 seconds")
+    if not 0 <= settings.model.unload_idle_min <= 1440:
+        raise SettingsError("unload_idle_min must be 0..1440 minutes")
+    if settings.downloads.mirror and not settings.downloads.mirror.startswith(("http://", "https://")):
+        raise SettingsError(f"the download mirror must be an http(s) address, got {settings.downloads.mirror!r}")
     if settings.output.mode not in OUTPUT_MODES:
         raise SettingsError(f"unknown output mode {settings.output.mode!r}")
     if settings.output.hotkey_mode not in HOTKEY_MODES:

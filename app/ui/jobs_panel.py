@@ -3,6 +3,7 @@ copy and export (TXT / SRT / VTT / JSON)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,10 +26,17 @@ from app.controller.app_controller import AppController
 from app.controller.jobs import Job
 from app.controller.ports import EXPORT_FORMATS, FileTranscript
 from app.controller.states import JobState
+from app.engine.subtitles import SubtitleOptions
 from app.ui.icons import icon
+
+WORD_CUE_WIDTH = 42  # characters per subtitle line (a common broadcast limit)
+WORD_CUE_LINES = 2
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
 """(parent, suggested path, format) -> chosen path or "" (a file dialog; tests replace it)."""
+
+
+log = logging.getLogger(__name__)
 
 
 def format_clock(seconds: float) -> str:
@@ -116,8 +124,27 @@ class JobRow(QFrame):
             action = QAction(f"{fmt.upper()}…", menu)
             action.triggered.connect(lambda _=False, f=fmt: self.export_requested.emit(self.job_id, f))
             menu.addAction(action)
+        menu.addSeparator()
+        self.word_cues = self._toggle(menu, "Subtitles word by word (SRT, VTT)",
+                                      f"Cues of at most {WORD_CUE_LINES} lines of {WORD_CUE_WIDTH} characters, "
+                                      "broken at words")
+        self.highlight_words = self._toggle(menu, "Highlight each word as it is spoken (SRT, VTT)",
+                                            "Underlines the word being spoken in every cue")
         button.setMenu(menu)
         return button
+
+    def _toggle(self, menu: QMenu, text: str, tip: str) -> QAction:
+        action = QAction(text, menu)
+        action.setCheckable(True)
+        action.setToolTip(tip)
+        menu.addAction(action)
+        return action
+
+    def subtitle_options(self) -> SubtitleOptions | None:
+        """Word-level cues as chosen in the Export menu, or None for one cue per segment."""
+        if not (self.word_cues.isChecked() or self.highlight_words.isChecked()):
+            return None
+        return SubtitleOptions(WORD_CUE_WIDTH, WORD_CUE_LINES, self.highlight_words.isChecked())
 
     def _layout(self) -> None:
         text = QVBoxLayout()
@@ -157,6 +184,7 @@ class JobsPanel(QWidget):
     """Lists the jobs of the controller's queue; hidden while there are none."""
 
     open_transcript = Signal(str, str)  # title, text
+    open_timed_transcript = Signal(str, object)  # title, list[Segment] with words
     became_visible = Signal()
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
@@ -225,7 +253,10 @@ class JobsPanel(QWidget):
 
     def _open(self, job_id: int) -> None:
         if transcript := self._transcript(job_id):
-            self.open_transcript.emit(transcript.path.name, transcript.text)
+            if any(s.words for s in transcript.segments):
+                self.open_timed_transcript.emit(transcript.path.name, transcript.segments)
+            else:
+                self.open_transcript.emit(transcript.path.name, transcript.text)
 
     def _copy(self, job_id: int) -> None:
         if transcript := self._transcript(job_id):
@@ -240,8 +271,12 @@ class JobsPanel(QWidget):
         if not target:
             return
         try:
-            written = self.controller.export(fmt, transcript, Path(target))
+            subtitles = self.rows[job_id].subtitle_options() if fmt in ("srt", "vtt") else None
+            if subtitles is not None and not any(s.words for s in transcript.segments):
+                subtitles = None  # a transcript made without word times: one cue per segment
+            written = self.controller.export(fmt, transcript, Path(target), subtitles)
         except Exception as exc:  # ExportError and friends carry a one-line message
+            log.exception("exporting %s to %s failed", fmt, target)
             self._say(job_id, str(exc), error=True)
             return
         self._say(job_id, f"Saved {written.name} in {written.parent}")

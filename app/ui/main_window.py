@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.ports import EngineDescription
 from app.controller.states import ModelState, RecordState
+from app.engine.types import Segment
+from app.private_files import private_dir, tighten
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.labels import provider_label
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
+from app.ui.recovery_bar import RecoveryBar
 from app.ui.theme import apply_theme
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
@@ -54,11 +57,13 @@ class MainWindow(QMainWindow):
         self._refresh_devices()
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
+        self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
 
     def _build(self) -> None:
         self.record_bar = RecordBar(self)
         self.record_bar.setObjectName("recordBar")
         self.notice = NoticeBar(self)
+        self.recovery = RecoveryBar(self.controller, self.notice, self)
         self.transcript = TranscriptView(self)
         self.transcript.setObjectName("transcript")
         self.transcript.setAcceptDrops(False)  # drops go to the window: they are files
@@ -75,6 +80,7 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.record_bar)
         layout.addWidget(self.notice)
+        layout.addWidget(self.recovery)
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
         self.history_panel = HistoryPanel(self.controller.history, self)
@@ -121,6 +127,7 @@ class MainWindow(QMainWindow):
         c.settings_changed.connect(lambda _s: self._refresh_devices())
         self.history_panel.open_entry.connect(self.show_text)
         self.jobs_panel.open_transcript.connect(self.show_text)
+        self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)
         self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
         if self.tray is not None:
@@ -134,6 +141,8 @@ class MainWindow(QMainWindow):
     def _on_record_state(self, state: RecordState, reason: str) -> None:
         self.record_bar.set_state(state, reason)
         self.actions_["record"].setText("&Stop dictation" if state.is_active else "&Record")
+        if state == RecordState.ERROR:  # a device was lost or missing: list what is there now
+            self._refresh_devices(rescan=True)
 
     def _on_model_state(self, state: ModelState) -> None:
         if state == ModelState.LOADING:
@@ -169,9 +178,9 @@ class MainWindow(QMainWindow):
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
-    def _refresh_devices(self) -> None:
+    def _refresh_devices(self, rescan: bool = False) -> None:
         self.record_bar.set_devices(
-            self.controller.input_devices(), self.controller.settings.dictation.input_device
+            self.controller.input_devices(rescan), self.controller.settings.dictation.input_device
         )
 
     # --- commands (menus, buttons, tray) ---------------------------------------------
@@ -204,6 +213,10 @@ class MainWindow(QMainWindow):
 
     def show_text(self, title: str, text: str) -> None:
         TextViewer(title, text, self).show()
+
+    def show_timed_text(self, title: str, segments: list[Segment]) -> None:
+        """A file result with word times: clicking a word shows when it is spoken."""
+        TextViewer(title, "".join(s.text for s in segments).strip(), self, segments).show()
 
     def bring_to_front(self) -> None:
         self.showNormal()
@@ -267,6 +280,9 @@ class MainWindow(QMainWindow):
         store = QSettings()
         store.setValue("window/geometry", self.saveGeometry())
         store.setValue("window/state", self.saveState())
+        store.sync()
+        private_dir(Path(store.fileName()).parent)  # QSettings writes with the umask's modes
+        tighten(store.fileName())
 
 
 def _ask_quit_while_dictating(parent: QWidget) -> bool:

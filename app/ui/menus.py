@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QMessageBox, QSizePolicy, QToolBar, QWidget
 
 from app import __version__
+from app.diagnostics import log_file_path
 from app.ui.icons import icon
 
 if TYPE_CHECKING:
@@ -85,13 +86,21 @@ def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
 
 
-def _about(window: QWidget) -> None:
-    QMessageBox.about(
-        window,
-        "About Earshot",
+def _about(window: QWidget) -> QMessageBox:
+    """Opened window-modal, not exec()'d: the window keeps running while it is up."""
+    log = log_file_path()
+    box = QMessageBox(QMessageBox.Icon.Information, "About Earshot", "", QMessageBox.StandardButton.Ok, window)
+    box.setObjectName("aboutBox")
+    box.setTextFormat(Qt.TextFormat.RichText)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)  # the link opens
+    box.setText(
         f"<h3>Earshot {__version__}</h3><p>Offline dictation and transcription with Whisper."
-        "<br>Your audio never leaves this computer.</p>",
+        "<br>Your audio never leaves this computer.</p>"
+        f'<p>Log: <a href="{QUrl.fromLocalFile(str(log.parent)).toString()}">{log}</a></p>'
     )
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
 
 
 def retint_icons(window: MainWindow) -> None:

@@ -4,6 +4,7 @@ and reloads the model in the background when the model, precision or provider ch
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,9 +36,13 @@ from app.controller.ports import ModelInfo
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS, Settings
 from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
+
+log = logging.getLogger(__name__)
+
 
 class SettingsDialog(QDialog):
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
@@ -56,6 +61,9 @@ class SettingsDialog(QDialog):
         tabs.addTab(self._dictation_tab(), "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
+        self.models_page = ModelsPage(controller, self.settings.downloads, self)
+        self.models_page.installed.connect(lambda _name: self._load_models())
+        tabs.addTab(self.models_page, "Download models")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -82,6 +90,9 @@ class SettingsDialog(QDialog):
         tab = QWidget(self)
         self.model_list = QListWidget(tab)
         self.model_list.setAccessibleName("Installed models")
+        self.model_list.setToolTip("The model for live dictation")
+        self.file_model = QComboBox(tab)
+        self.file_model.setAccessibleName("Model for files")
         self.model_list.currentItemChanged.connect(lambda *_: self._on_model_changed())
         self.import_button = QPushButton("Import model folder…", tab)
         self.import_button.setAccessibleName("Import model folder")
@@ -105,6 +116,15 @@ class SettingsDialog(QDialog):
         buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
         form = QFormLayout()
+        self.unload_idle = QSpinBox(tab)
+        self.unload_idle.setRange(0, 1440)
+        self.unload_idle.setSuffix(" min")
+        self.unload_idle.setSpecialValueText("never")
+        self.unload_idle.setAccessibleName("Unload the model after idle minutes")
+        self.unload_idle.setToolTip("Frees the memory; Record loads the model again")
+        self.unload_idle.setValue(self.settings.model.unload_idle_min)
+        form.addRow("Model for files", self.file_model)
+        form.addRow("Unload when idle for", self.unload_idle)
         form.addRow("Precision", self.precision)
         form.addRow("Runs on", self.provider)
         layout = QVBoxLayout(tab)
@@ -169,7 +189,7 @@ class SettingsDialog(QDialog):
         self.device = QComboBox(tab)
         self.device.setAccessibleName("Input device")
         self.device.addItem("System default microphone", None)
-        for device in self.controller.input_devices():
+        for device in self.controller.input_devices(rescan=True):  # a microphone plugged in since
             self.device.addItem(device.name, device.name)
         self._select(self.device, self.settings.dictation.input_device)
         self.vad = QSlider(Qt.Orientation.Horizontal, tab)
@@ -203,15 +223,20 @@ class SettingsDialog(QDialog):
         try:
             self._models = self.controller.parts.catalog.list_models()
         except Exception as exc:  # a broken model store must not stop the dialog
+            log.exception("listing the models failed")
             self._models = []
             self.message.setText(f"Could not list models: {exc}")
         self.model_list.clear()
+        self.file_model.clear()
+        self.file_model.addItem("Same as live dictation", "")
         for info in self._models:
+            self.file_model.addItem(info.name, info.name)
             item = QListWidgetItem(f"{info.name}   {info.detail}".rstrip())
             item.setData(Qt.ItemDataRole.UserRole, info.name)
             self.model_list.addItem(item)
             if info.name == self.settings.model.name:
                 self.model_list.setCurrentItem(item)
+        self._select(self.file_model, self.settings.model.file_name)
 
     def selected_model(self) -> ModelInfo | None:
         item = self.model_list.currentItem()
@@ -275,6 +300,7 @@ class SettingsDialog(QDialog):
         try:
             self.controller.parts.catalog.remove(info.name)
         except Exception as exc:  # e.g. the bundled model cannot be removed
+            log.exception("removing model %s failed", info.name)
             self.message.setText(f"Could not remove {info.name}: {exc}")
         self._load_models()
 
@@ -285,6 +311,8 @@ class SettingsDialog(QDialog):
         info = self.selected_model()
         if info is not None:
             settings.model.name = info.name
+        settings.model.file_name = self.file_model.currentData() or ""
+        settings.model.unload_idle_min = self.unload_idle.value()
         settings.model.precision = self.precision.currentData() or "auto"
         settings.model.provider = self.provider.currentData()
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
@@ -297,6 +325,7 @@ class SettingsDialog(QDialog):
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.window.close_to_tray = self.close_to_tray.isChecked()
         settings.output = self.output_page.collect()
+        settings.downloads = self.models_page.collect()
         return settings
 
     def apply(self) -> None:

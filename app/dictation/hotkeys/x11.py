@@ -8,6 +8,7 @@ are dropped so that hold-to-talk sees one press and one release.
 
 from __future__ import annotations
 
+import logging
 import select
 import threading
 from typing import Any
@@ -25,6 +26,9 @@ _MODIFIER_MASKS = {"ctrl": "ControlMask", "control": "ControlMask", "shift": "Sh
                    "super": "Mod4Mask", "meta": "Mod4Mask", "win": "Mod4Mask", "cmd": "Mod4Mask"}
 POLL_S = 0.1  # how often the thread checks whether it should stop
 REPEAT_WINDOW_S = 0.03  # a press this soon after a release with the same timestamp is key-repeat
+
+
+log = logging.getLogger(__name__)
 
 
 class X11Hotkey:
@@ -99,6 +103,7 @@ class X11Hotkey:
                 self._ungrab()
                 self._display.close()
             except Exception:  # the display went away: nothing left to release
+                log.info("releasing the X11 hotkey failed", exc_info=True)
                 pass
 
     def _handle(self, event: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -11,6 +12,9 @@ from app.dictation.output.select import open_keyboard
 
 _Job = Callable[[KeyboardBackend], None]
 _Marker = Callable[[], None]  # a job that needs no backend (wait_idle)
+
+
+log = logging.getLogger(__name__)
 
 
 class OutputWorker:
@@ -77,6 +81,7 @@ class OutputWorker:
             except OutputError as exc:
                 self._on_error(str(exc))
             except Exception as exc:  # a broken display connection, ...: report, keep serving
+                log.exception("typing failed")
                 self._on_error(f"Typing failed: {exc}")
                 self._drop_backend()
         self._drop_backend()

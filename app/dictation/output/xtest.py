@@ -11,6 +11,7 @@ per character (as `xdotool type` does) loses characters when the application rea
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from typing import Any
@@ -34,6 +35,9 @@ REUSE_SETTLE_S = 0.15
 MODIFIER_WAIT_S = 2.0
 
 _SPECIAL_KEYSYMS = {"\n": "Return", "\t": "Tab", "\b": "BackSpace"}
+
+
+log = logging.getLogger(__name__)
 
 
 def char_keysym(char: str) -> int:
@@ -120,6 +124,7 @@ class XTestKeyboard:
             self._display.get_input_focus()  # a round trip: the server has run all our requests
             self._display.close()
         except Exception:  # the display may be gone already: nothing left to restore
+            log.info("restoring the X11 keymap failed", exc_info=True)
             pass
 
     # ------------------------------------------------------------------ internals

@@ -14,6 +14,9 @@ Inputs:
 Outputs:
   `logits`          [batch, n_vocab] float32, for the last input position only
   `present_k_{i}`, `present_v_{i}` [batch, n_head, past_len + n_tokens, head_dim] model dtype
+Named intermediate values (not outputs, so never fetched or kept):
+  `cross_weights_{i}` [audio_batch, n_head, queries, 1500] model dtype: layer i's cross-attention
+                    weights (softmax over the audio frames), queries = (batch / audio_batch) * n_tokens
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from typing import Any
 import numpy as np
 import onnx
 from numpy.typing import NDArray
-from onnx import TensorProto
+from onnx import TensorProto, helper
 
 from app.engine.convert.graph_builder import MS_DOMAIN, GraphBuilder
+from app.engine.convert.layout import cross_weights_name
 from app.engine.convert.weights import WhisperWeights
 
 
@@ -77,7 +81,10 @@ def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer:
     q = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.q")
     grouped = g.op1("Reshape", [q, grouped_shape])  # [audio_batch, queries, heads, head_dim]
     q_heads = g.op1("Transpose", [grouped], perm=[0, 2, 1, 3])
-    weights = g.op1("Softmax", [g.op1("MatMul", [q_heads, f"cross_k_{layer}"])], axis=-1)
+    # Named, so the word-timing graph (app/engine/alignment_graph.py) can return it; this graph does not.
+    weights = cross_weights_name(layer)
+    g.nodes.append(helper.make_node("Softmax", [g.op1("MatMul", [q_heads, f"cross_k_{layer}"])], [weights],
+                                    name=g.fresh("Softmax"), axis=-1))
     attn = g.op1("Transpose", [g.op1("MatMul", [weights, f"cross_v_{layer}"])], perm=[0, 2, 1, 3])
     attn = g.op1("Reshape", [attn, g.op1("Shape", [q])])  # back to [batch, n_tokens, state]
     out = g.linear(attn, t[f"{prefix}/linear_2/weight"], t[f"{prefix}/linear_2/bias"], f"{prefix}.out")

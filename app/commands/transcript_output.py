@@ -1,0 +1,172 @@
+"""Where `earshot transcribe` puts its transcripts: files in `--output-dir`, or stdout.
+
+Files: `<output dir>/<stem>.<format>`, written atomically (temporary file + rename, see
+`app.engine.formats.write_transcript`), so a full disk never leaves a truncated transcript.
+Inputs whose stems collide (`a/x.wav` and `b/x.wav`, or `x.wav` and `x.mp3`) get distinct
+stems, in the order given: `x`, then `x-2`, `x-3`, ... (said once on stderr). A transcript that
+cannot be written where asked (folder unwritable, a file, disk full) is one line on stderr and is
+kept: written to a private fallback folder (its path said on stderr), or, if that fails too,
+printed on stdout.
+
+Stdout (`--output-dir -`): one document alone is printed as is. Several documents (several
+formats, or several files that were transcribed) are each preceded by a header line
+`==> FILE [FORMAT] <==` (JSON then on one line). With several files and one format, the first
+document is held until a second one comes, so a run where only one file could be read prints it
+as is. With several files and `json` alone, the output is JSON Lines instead: one compact JSON
+object per line, each with its `file`, no headers, however many files could be read.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from app.private_files import private_dir
+
+if TYPE_CHECKING:
+    from app.engine.formats import TranscriptMeta
+    from app.engine.subtitles import SubtitleOptions
+    from app.engine.types import Segment
+
+STDOUT = "-"
+FALLBACK_FOLDER = "unsaved-transcripts"
+"""Under the user data folder: transcripts that could not be written where asked."""
+
+_log = logging.getLogger(__name__)
+
+
+def distinct_stems(inputs: Sequence[str]) -> list[str]:
+    """One output stem per input, no two equal (compared case-insensitively, as on Windows and
+    macOS file systems). The first input with a stem keeps it; later ones get `-2`, `-3`, ...,
+    skipping any stem that another input has of its own."""
+    natural = [Path(name).stem for name in inputs]
+    taken = {stem.casefold() for stem in natural}
+    used: set[str] = set()
+    stems = []
+    for stem in natural:
+        chosen, number = stem, 1
+        while chosen.casefold() in used:
+            number += 1
+            chosen = f"{stem}-{number}"
+            if chosen.casefold() in taken:
+                chosen = stem  # another input's own stem: keep counting
+        used.add(chosen.casefold())
+        stems.append(chosen)
+    return stems
+
+
+class TranscriptOutput:
+    """Writes each transcribed file's documents (one per format) to `output_dir` or stdout."""
+
+    def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str],
+                 subtitles: SubtitleOptions | None = None) -> None:
+        self.subtitles = subtitles  # word-level SRT/VTT cues, when asked for
+        self.to_stdout = output_dir == STDOUT
+        self.output_dir = Path(output_dir)
+        self.formats = list(dict.fromkeys(formats)) or ["txt"]
+        self.stems = distinct_stems(inputs)
+        self.json_lines = len(inputs) > 1 and self.formats == ["json"]
+        self.headed = len(self.formats) > 1  # several documents per file: always headed
+        self.maybe_several = len(inputs) > 1 and not self.json_lines and not self.headed
+        self._held: tuple[str, str] | None = None  # (header, text) of the first document
+        self._printed = 0
+        self.started = time.strftime("%Y%m%d-%H%M%S")  # one stamp for the run's kept copies
+        if not self.to_stdout:
+            self._say_renames(inputs)
+
+    def _say_renames(self, inputs: Sequence[str]) -> None:
+        for name, stem in zip(inputs, self.stems, strict=True):
+            if stem != Path(name).stem:
+                print(f"earshot: {name}: another input has the same name; its transcript is written as "
+                      f"{stem}.<format>", file=sys.stderr)
+
+    def write(self, index: int, segments: list[Segment], meta: TranscriptMeta) -> bool:
+        """Write input `index`'s documents; False when any of them could not go where asked."""
+        ok = True
+        for fmt in self.formats:
+            if self.to_stdout:
+                self._print(fmt, segments, meta)
+            else:
+                ok = self._write_file(fmt, segments, meta, self.stems[index]) and ok
+        return ok
+
+    def finish(self) -> None:
+        """Print a held first document: it was the only one, so it goes out as is."""
+        if self._held is not None:
+            self._emit(None, self._held[1])
+            self._held = None
+
+    def _print(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, note: str = "") -> None:
+        from app.engine.formats import render
+
+        text = render(fmt, segments, meta, self.subtitles)
+        if fmt == "json" and (self.json_lines or self.headed or note):
+            text = json.dumps(json.loads(text), ensure_ascii=False, separators=(",", ":"))
+        header = f"==> {meta.file} [{fmt}]{note} <=="
+        if note or self.headed:
+            self._emit(header, text)
+        elif not self.maybe_several:
+            self._emit(None, text)
+        elif self._printed == 0 and self._held is None:
+            self._held = (header, text)
+        else:
+            if self._held is not None:
+                self._emit(*self._held)
+                self._held = None
+            self._emit(header, text)
+
+    def _emit(self, header: str | None, text: str) -> None:
+        if header is not None:
+            sys.stdout.write(header + "\n")
+        sys.stdout.write(text.rstrip("\n") + "\n")
+        sys.stdout.flush()
+        self._printed += 1
+
+    def _write_file(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, stem: str) -> bool:
+        from app.engine.formats import ExportError, write_transcript
+
+        try:
+            out = write_transcript(fmt, segments, meta, self.output_dir, stem, self.subtitles)
+        except ExportError as error:
+            _log.exception("transcript of %s not written to %s", meta.file, self.output_dir)
+            print(f"earshot: error: {error}", file=sys.stderr)
+            self._keep(fmt, segments, meta, stem)
+            return False
+        print(f"wrote {out}", file=sys.stderr)
+        return True
+
+    def _keep(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, stem: str) -> None:
+        """Save a transcript that could not be written where asked: fallback folder, else stdout."""
+        from app.engine.formats import ExportError, write_transcript
+
+        try:
+            folder = private_dir(fallback_dir())
+            kept_stem = _unused_stem(folder, f"{stem}-{self.started}", fmt)
+            out = write_transcript(fmt, segments, meta, folder, kept_stem, self.subtitles, mode=0o600)
+        except (ExportError, OSError):
+            _log.exception("transcript of %s not written to the fallback folder either", meta.file)
+            print("earshot: the transcript is printed below instead", file=sys.stderr)
+            self._print(fmt, segments, meta, note=" (not saved)")
+            return
+        print(f"earshot: the transcript was kept in {out}", file=sys.stderr)
+
+
+def fallback_dir() -> Path:
+    """`<user data folder>/unsaved-transcripts` (private: 0700)."""
+    from app.engine.model_store import default_data_dir
+
+    return default_data_dir() / FALLBACK_FOLDER
+
+
+def _unused_stem(folder: Path, base: str, fmt: str) -> str:
+    """`base`, or `base-2`, `base-3`, ... if that is taken: never overwrite a kept transcript."""
+    candidate, number = base, 1
+    while (folder / f"{candidate}.{fmt}").exists():
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate

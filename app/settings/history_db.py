@@ -1,0 +1,117 @@
+"""Opening the history's SQLite file: private modes, WAL, a damaged file kept aside.
+
+A file SQLite cannot read (random bytes, a failed `quick_check`) is renamed to
+`history.sqlite3.corrupt-<time>` (with its -wal/-shm) and a new database is created; the caller
+gets a one-line notice for the user. The database and its -wal/-shm are 0600 in a 0700 folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+from app.private_files import private_dir, private_file, tighten
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 100
+"""How long one statement waits for another process's lock before it gives up (and is queued)."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    text TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated);
+CREATE TABLE IF NOT EXISTS applied_journal (uid TEXT PRIMARY KEY);
+"""
+_CORRUPT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+def is_busy(exc: sqlite3.Error) -> bool:
+    """True when another connection holds the lock we need."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """The connection, and a user-facing sentence when a damaged file was replaced."""
+    private_dir(path.parent)
+    try:
+        return _connect(path), None
+    except sqlite3.DatabaseError as exc:
+        if exc.sqlite_errorcode & 0xFF not in _CORRUPT:
+            raise
+        log.exception("The history database %s is unreadable; starting a new one", path)
+    backup = _keep_corrupt_file(path)
+    notice = (f"The history could not be read (the file is damaged). It was kept as {backup.name} "
+              "and a new, empty history was started.")
+    return _connect(path), notice
+
+
+def ensure_schema(db: sqlite3.Connection) -> bool:
+    """Create missing tables; False while another process's lock prevents it (try later)."""
+    try:
+        db.executescript(SCHEMA)
+    except sqlite3.OperationalError as exc:
+        if not is_busy(exc):
+            raise
+        log.warning("The history database is locked; its tables are created later")
+        return False
+    return True
+
+
+def last_id(db: sqlite3.Connection) -> int:
+    """The highest entry id ever used (0 for a new database)."""
+    try:
+        row = db.execute(
+            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'entries'), 0),"
+            " coalesce((SELECT max(id) FROM entries), 0))"
+        ).fetchone()
+    except sqlite3.OperationalError:  # no tables yet (created later: the file was locked)
+        log.exception("Could not read the last history id")
+        return 0
+    return int(row[0])
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    if path.exists():  # never open it ourselves: closing an fd drops SQLite's POSIX locks
+        tighten(path)
+    else:
+        private_file(path)  # 0600 before SQLite creates it; the -wal/-shm copy its mode
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    try:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        checked = db.execute("PRAGMA quick_check").fetchone()
+        if checked is None or checked[0] != "ok":
+            raise _corrupt_error(f"quick_check: {checked}")
+    except BaseException:
+        db.close()
+        raise
+    for suffix in ("-wal", "-shm"):
+        tighten(path.with_name(path.name + suffix))
+    return db
+
+
+def _keep_corrupt_file(path: Path) -> Path:
+    backup = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            part.replace(backup.with_name(backup.name + suffix))
+            tighten(backup.with_name(backup.name + suffix))
+    return backup
+
+
+def _corrupt_error(message: str) -> sqlite3.DatabaseError:
+    error = sqlite3.DatabaseError(message)
+    error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
+    return error

@@ -1,0 +1,71 @@
+"""The crash-recovery audio journal: bounded, private, only audio whose text is not stored yet,
+never mistaken for a leftover while its session lives, and read back sample-exact."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import numpy as np
+from dictation_helpers import replay
+from earshot_testing import DATA_DIR, read_wav
+
+from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
+from app.dictation.worker import DictationOptions
+
+SR = 16000
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _tone(seconds: float, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-0.5, 0.5, int(seconds * SR))).astype(np.float32)
+
+
+def test_the_journal_is_bounded_private_and_keeps_only_untranscribed_audio(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        journal = AudioJournal(tmp_path / "recovery", JournalOptions(segment_s=2.0, keep_s=6.0))
+        audio = _tone(20.0)
+        for block in np.array_split(audio, 1000):  # 20 ms blocks, as the worker pulls them
+            journal.write(block)
+    finally:
+        os.umask(old)
+    segments = sorted(journal.folder.glob("seg-*.pcm"))
+    assert 3 <= len(segments) <= 4, segments  # the last 6 s (+ the segment being written), not 20 s
+    assert _mode(journal.folder) == 0o700 and _mode(journal.folder.parent) == 0o700
+    assert all(_mode(p) == 0o600 for p in journal.folder.iterdir())
+    assert find_leftovers(tmp_path / "recovery") == []  # the session is alive: not a leftover
+
+    journal.mark_committed(17.5)  # text up to 17.5 s is stored
+    assert len(list(journal.folder.glob("seg-*.pcm"))) == 2
+    journal.close()  # the app dies here (no discard)
+
+    [leftover] = find_leftovers(tmp_path / "recovery")
+    assert leftover.start_s == 17.5 and abs(leftover.duration_s - 2.5) < 1e-9
+    expected = (np.clip(audio[int(17.5 * SR):], -1, 1) * 32767).astype("<i2").astype(np.float32) / 32768
+    np.testing.assert_array_equal(leftover.audio(), expected)
+    wav = leftover.write_wav(tmp_path / "out" / "recovered.wav")
+    assert _mode(wav) == 0o600 and wav.stat().st_size == 44 + 2 * expected.size
+    leftover.discard()
+    assert find_leftovers(tmp_path / "recovery") == []
+
+
+def test_a_cleanly_ended_session_leaves_no_journal_and_a_tiny_leftover_is_dropped(tmp_path: Path, engine) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "recovery"
+    journal = AudioJournal(root)
+    audio = read_wav(DATA_DIR / "espeak_callback.wav")
+    done = replay(engine, audio, DictationOptions(realtime=False, audio_tap=journal))
+    assert "minutes when you are ready" in done.committed.lower()
+    assert sum(p.stat().st_size for p in journal.folder.glob("seg-*.pcm")) == 2 * done.worker.timeline.written
+    journal.discard()
+    assert not journal.folder.exists()
+
+    crumbs = AudioJournal(root)
+    crumbs.write(_tone(0.2))
+    crumbs.close()
+    assert find_leftovers(root) == [] and not crumbs.folder.exists()  # 0.2 s: nothing worth offering

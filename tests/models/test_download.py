@@ -1,0 +1,234 @@
+"""Downloads from a local hub (tests/models/hub_server.py; HF_ENDPOINT points at it): the real
+tiny.en and multilingual base bytes, the real huggingface_hub client, the real import and
+conversion. No internet; the server listens on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import hashlib
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from download_helpers import TINY_COPY_REPO, earshot, start_earshot
+from hub_server import HubServer
+
+from app.engine import downloader
+from app.engine.download_progress import DownloadCancelled, Phase, Progress
+from app.engine.downloader import DownloadRequest, download_model
+from app.engine.hub import DownloadError, HubOptions
+from app.engine.model_store import ModelStore
+from app.engine.types import Precision
+
+TINY_COPY = "whisper-tiny-copy"
+
+
+def _installed(data: Path) -> list[str]:
+    models = data / "models"
+    return sorted(p.name for p in models.iterdir()) if models.is_dir() else []
+
+
+def _messages(stderr: str) -> list[str]:
+    """What the CLI said besides its progress lines (those start with a phase name)."""
+    phases = tuple(p.value for p in Phase)
+    return [line for line in stderr.replace("\r", "\n").splitlines() if line.strip() and not line.startswith(phases)]
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_catalog_lists_every_model_without_a_request(hub: HubServer) -> None:
+    result = earshot("models", "catalog")
+    assert result.returncode == 0, result.stderr
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == ["tiny", "tiny.en", "base", "base.en", "small", "small.en", "medium", "medium.en",
+                     "large-v3", "large-v3-turbo", "distil-large-v3.5"]
+    assert "installed" in result.stdout.splitlines()[1]  # tiny.en comes with Earshot
+    assert hub.requests == []
+
+
+def test_download_base_verifies_converts_and_transcribes(hub: HubServer, tmp_path: Path) -> None:
+    result = earshot("models", "download", "base", "--precision", "fp32")
+    assert result.returncode == 0, result.stderr
+    assert "installed base from Systran/faster-whisper-base" in result.stdout
+    assert _installed(tmp_path / "data") == ["base"]
+    assert not (tmp_path / "data" / "downloads" / "base").exists()  # staging removed
+    # only the repository's info and its files: no telemetry, no /api/agent-harnesses, no HEAD probes elsewhere
+    paths = {path for _method, path, _range in hub.requests}
+    assert paths == {"/api/models/Systran/faster-whisper-base"} | {
+        f"/Systran/faster-whisper-base/resolve/{hub_commit()}/{f}"
+        for f in ("config.json", "model.bin", "tokenizer.json", "vocabulary.txt")}
+    listing = earshot("models", "list")
+    base_row = next(line for line in listing.stdout.splitlines() if line.startswith("base\t"))
+    assert "fp32" in base_row and " MB" in base_row
+    spoken = earshot("transcribe", "--model", "base", "--precision", "fp32", "tests/data/espeak_meeting.wav")
+    assert spoken.returncode == 0, spoken.stderr
+    assert "meeting" in spoken.stdout.lower()
+
+
+def hub_commit() -> str:
+    from hub_server import COMMIT
+
+    return COMMIT
+
+
+def test_download_killed_half_way_resumes_and_completes(hub: HubServer, tmp_path: Path,
+                                                        bundled_model_dir: Path) -> None:
+    hub.faults.bytes_per_second = 8_000_000  # ~10 s for the 75 MB model.bin: time to kill it
+    first = start_earshot("models", "download", TINY_COPY_REPO, "--precision", "fp32")
+    part = tmp_path / "data" / "downloads" / TINY_COPY / "files" / "model.bin.part"
+    deadline = time.monotonic() + 120
+    while not (part.exists() and part.stat().st_size > 10_000_000):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.1)
+    first.send_signal(signal.SIGKILL)
+    first.communicate()
+    assert _installed(tmp_path / "data") == []  # nothing installed from the half download
+    hub.reset()
+    seen: list[Progress] = []
+    download_model(_request(), ModelStore(), seen.append)  # the same download, started again
+    downloading = [p for p in seen if p.phase is Phase.DOWNLOADING]
+    assert downloading[0].done_bytes > 10_000_000  # counted from what the killed one left
+    assert downloading[-1].done_bytes == downloading[-1].total_bytes
+    ranges = [r for _m, path, r in hub.requests if path.endswith("/model.bin")]
+    assert len(ranges) == 1 and int(ranges[0].removeprefix("bytes=").rstrip("-")) > 10_000_000
+    installed = tmp_path / "data" / "models" / TINY_COPY / "model.bin"
+    assert _sha256(installed) == _sha256(bundled_model_dir / "model.bin")
+
+
+def _request(**kwargs: object) -> DownloadRequest:
+    return DownloadRequest(TINY_COPY_REPO, TINY_COPY, Precision.FP32, HubOptions(timeout_s=2), **kwargs)  # type: ignore[arg-type]
+
+
+def test_cut_connection_resumes_with_a_range_request(hub: HubServer, tmp_path: Path) -> None:
+    hub.faults.cut_after["model.bin"] = 20_000_000
+    seen: list[Progress] = []
+    download_model(_request(), ModelStore(), seen.append)
+    ranges = [r for _m, path, r in hub.requests if path.endswith("/model.bin")]
+    assert ranges[0] == ""
+    assert 0 < int(ranges[1].removeprefix("bytes=").rstrip("-")) <= 20_000_000  # from what was kept
+    assert _installed(tmp_path / "data") == [TINY_COPY]
+    downloading = [p for p in seen if p.phase is Phase.DOWNLOADING]
+    assert downloading[-1].done_bytes == downloading[-1].total_bytes  # counted once, cut or not
+    assert any(p.rate_bps > 0 and p.eta_s is not None for p in downloading)
+    assert [p.phase for p in seen][-3:] == [Phase.INSTALLING, Phase.CONVERTING, Phase.DONE]
+
+
+def test_bytes_that_do_not_match_the_sha256_are_refused(hub: HubServer, tmp_path: Path) -> None:
+    hub.faults.corrupt.add("model.bin")
+    result = earshot("models", "download", TINY_COPY_REPO, "--timeout", "5")
+    assert result.returncode == 2
+    assert len(_messages(result.stderr)) == 1, result.stderr
+    assert "hash mismatch: model.bin" in result.stderr
+    assert _installed(tmp_path / "data") == []
+    assert not (tmp_path / "data" / "downloads" / TINY_COPY / "files" / "model.bin.part").exists()
+
+
+@pytest.mark.parametrize(("model", "fault", "expected"), [
+    ("test-owner/no-such-model", None, "HTTP 404, not found"),
+    (TINY_COPY_REPO, "/api/models/", "HTTP 500, server error"),
+    (TINY_COPY_REPO, "/resolve/", "HTTP 500, server error"),
+])
+def test_server_errors_give_one_line(hub: HubServer, tmp_path: Path, model: str, fault: str | None,
+                                     expected: str) -> None:
+    if fault:
+        hub.faults.status[fault] = 500
+    result = earshot("models", "download", model, "--timeout", "5")
+    assert result.returncode == 2
+    assert len(_messages(result.stderr)) == 1, result.stderr
+    assert expected in result.stderr
+    assert _installed(tmp_path / "data") == []
+
+
+def test_a_stalled_server_times_out_in_one_line(hub: HubServer, tmp_path: Path) -> None:
+    hub.faults.stall.add("/resolve/")
+    result = earshot("models", "download", TINY_COPY_REPO, "--timeout", "1", timeout=120)
+    assert result.returncode == 2
+    assert len(_messages(result.stderr)) == 1, result.stderr
+    assert "did not answer in time" in result.stderr
+    assert _installed(tmp_path / "data") == []
+
+
+def test_the_bundled_name_is_refused_without_downloading(hub: HubServer) -> None:
+    result = earshot("models", "download", "tiny.en")
+    assert result.returncode == 2
+    assert "already installed" in result.stderr
+    assert hub.requests == []
+
+
+def test_cancel_leaves_nothing(hub: HubServer, tmp_path: Path) -> None:
+    hub.faults.bytes_per_second = 20_000_000
+    request = _request()
+
+    def report(progress: Progress) -> None:
+        if progress.done_bytes > 5_000_000:
+            request.cancel.set()  # what the Cancel button does, from another thread
+
+    with pytest.raises(DownloadCancelled):
+        download_model(request, ModelStore(), report)
+    assert _installed(tmp_path / "data") == []
+    assert not (tmp_path / "data" / "downloads" / TINY_COPY).exists()
+
+
+def test_a_full_disk_is_refused_before_any_file_is_fetched(hub: HubServer, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # a fake for the free-space query only: this machine's disk cannot be filled for a test
+    monkeypatch.setattr(downloader, "free_bytes", lambda _folder: 50_000_000)
+    with pytest.raises(DownloadError, match=r"not enough free disk space: \d+ MB needed .* 50 MB free"):
+        download_model(_request(), ModelStore(), lambda _p: None)
+    assert [path for _m, path, _r in hub.requests] == [f"/api/models/{TINY_COPY_REPO}"]
+    assert _installed(tmp_path / "data") == []
+
+
+def test_cancel_from_another_thread_stops_a_throttled_download_quickly(hub: HubServer, tmp_path: Path) -> None:
+    hub.faults.bytes_per_second = 2_000_000
+    request = _request()
+    threading.Timer(1.0, request.cancel.set).start()
+    with pytest.raises(DownloadCancelled):
+        download_model(request, ModelStore(), lambda _p: None)
+    assert not (tmp_path / "data" / "downloads").joinpath(TINY_COPY).exists()
+
+
+def test_a_download_connects_to_the_chosen_endpoint_only(hub: HubServer, tmp_path: Path) -> None:
+    """Under strace: every connect() goes to the hub's 127.0.0.1 port; no DNS, no other host."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    from download_helpers import REPO_ROOT
+
+    strace = shutil.which("strace")
+    assert strace, "strace is needed to watch the process's sockets (apt-get install strace)"
+    trace = tmp_path / "strace.txt"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run([strace, "-f", "-qq", "-e", "trace=connect", "-o", str(trace), sys.executable, "-m", "app",
+                             "models", "download", TINY_COPY_REPO, "--precision", "fp32"],
+                            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    port = hub.endpoint.rsplit(":", 1)[1]
+    inet = [line for line in trace.read_text().splitlines() if re.search(r"AF_INET6?\b", line)]
+    assert inet and all(f"sin_port=htons({port})" in line and "127.0.0.1" in line for line in inet), inet[:10]
+
+
+def test_nothing_listening_says_offline_in_one_line(hub: HubServer, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a free port on 127.0.0.1 that nobody answers on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    request = DownloadRequest(TINY_COPY_REPO, TINY_COPY, Precision.FP32, HubOptions(endpoint=closed, timeout_s=2))
+    with pytest.raises(DownloadError, match=r"^cannot reach 127\.0\.0\.1: offline"):
+        download_model(request, ModelStore(), lambda _p: None)
+    assert _installed(tmp_path / "data") == []
+
+
+def test_a_tls_failure_names_tls(hub: HubServer, tmp_path: Path) -> None:
+    tls = hub.endpoint.replace("http://", "https://")  # the test hub speaks plain HTTP: the handshake fails
+    request = DownloadRequest(TINY_COPY_REPO, TINY_COPY, Precision.FP32, HubOptions(endpoint=tls, timeout_s=2))
+    with pytest.raises(DownloadError, match=r"^TLS: "):
+        download_model(request, ModelStore(), lambda _p: None)
+    assert _installed(tmp_path / "data") == []

@@ -1,0 +1,47 @@
+"""An idle live model leaves memory after the set minutes; Record shows "Loading model" and loads
+it again. Real controller and tiny.en; the test shortens the minute to 100 ms (the timer is real)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from app.composition import build_parts
+from app.controller.app_controller import AppController
+from app.controller.states import ModelState, RecordState
+
+
+def test_idle_model_is_unloaded_and_record_loads_it_again(qtbot, qapp, tmp_path: Path) -> None:
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qt"))
+    controller = AppController(build_parts(tmp_path / "settings.toml", tmp_path / "history.sqlite3"))
+    controller.idle_ms_per_minute = 100
+    settings = controller.settings
+    settings.model.unload_idle_min = 3  # 300 ms here
+    controller.apply_settings(settings)
+    controller.start()
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.READY, timeout=300_000)
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.NOT_LOADED, timeout=10_000)
+    assert controller.models.engine is None
+    records: list[RecordState] = []
+    controller.dictation.state_changed.connect(lambda state, _reason: records.append(state))
+    controller.dictation.start()  # Record
+    assert records[0] is RecordState.LOADING_MODEL  # the window shows "Loading model"
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.READY, timeout=300_000)
+    controller.dictation.cancel()
+    controller.shutdown()
+
+
+def test_zero_minutes_keeps_the_model_loaded(qtbot, qapp, tmp_path: Path) -> None:
+    controller = AppController(build_parts(tmp_path / "settings.toml", tmp_path / "history.sqlite3"))
+    controller.idle_ms_per_minute = 1
+    settings = controller.settings
+    settings.model.unload_idle_min = 0
+    controller.apply_settings(settings)
+    controller.start()
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.READY, timeout=300_000)
+    assert not controller.idle_timer.isActive()
+    qtbot.wait(200)
+    assert controller.models.state is ModelState.READY
+    controller.shutdown()
