@@ -15,7 +15,10 @@ float32 beam 5 word timestamps on the session audio), end-of-utterance commit p5
 tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
 greedy decoding; normalised), `cased` = WER of live against offline text with case and
 punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
-utterances dropped (offline wrote words, live none). `--peer` adds ufal's whisper_streaming
+utterances dropped (offline wrote words, live none), `word_end_err_ms` mean |committed word end -
+faster-whisper's end of the matched word|, `decode_ms` mean time per decode. `--word-times`
+times committed words from the cross-attention (as `dictate --json` does) instead of
+interpolating them from character positions. `--peer` adds ufal's whisper_streaming
 (LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
 the `pauses` and `continuous` sessions. `--minutes 30` loops the pauses session (soak test).
 """
@@ -38,7 +41,16 @@ sys.path.insert(0, str(REPO))
 
 import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
 from compare import model_folder  # noqa: E402
-from dictation_metrics import assign, dropped, pct, raw_wer, run_live, wer, word_latencies  # noqa: E402
+from dictation_metrics import (  # noqa: E402
+    assign,
+    dropped,
+    pct,
+    raw_wer,
+    run_live,
+    wer,
+    word_end_error_ms,
+    word_latencies,
+)
 
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.dictation.worker import DictationOptions  # noqa: E402
@@ -75,16 +87,19 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
                 args: argparse.Namespace, latency: bool) -> dict[str, object]:
     """Replay `played` joined by `pause_s`; score the utterances `scored` (the rest is the lead)."""
     audio, spans = sets.join(played, pause_s)
-    policy = PolicyOptions(decode=streaming_decode_options("en"), **args.policy)
+    policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
     run = run_live(engine, audio, DictationOptions(policy=policy, realtime=not args.fast))
     live = assign(run, spans, pause_s)[scored]
     offline = offline_texts(engine, played[scored])
     refs = [u.reference for u in played[scored]]
-    lat, matched = word_latencies(run, reference_words(audio, args.model_dir)) if latency else ([], 0)
+    ref_words = reference_words(audio, args.model_dir) if latency else []
+    lat, matched = word_latencies(run, ref_words) if latency else ([], 0)
     live_j, off_j = " ".join(t.strip() for t in live), " ".join(offline)
     return {
         "set": label, "engine": args.engine_label,
         "word_p50_s": pct(lat, 50), "word_p95_s": pct(lat, 95), "matched": matched,
+        "word_end_err_ms": word_end_error_ms(run, ref_words) if latency else "-",
+        "decode_ms": round(1000 * run.summary.compute_ratio * run.summary.audio_s / max(1, run.summary.decodes)),
         "eou_p50_s": pct(run.final_latency_s, 50), "eou_p95_s": pct(run.final_latency_s, 95),
         "first_tent_ms": "-" if args.fast else f"{run.summary.first_tentative_ms_p50 or 0:.0f}",
         "compute": round(run.summary.compute_ratio, 2), "overflows": run.summary.overflows,
@@ -171,6 +186,8 @@ def main() -> None:
     parser.add_argument("--fast", action="store_true", help="replay as fast as possible (stream-time latencies)")
     parser.add_argument("--peer", action="store_true", help="also run whisper_streaming on pauses/continuous")
     parser.add_argument("--texts", action="store_true", help="print live and offline texts")
+    parser.add_argument("--word-times", action="store_true",
+                        help="time committed words from the cross-attention (as `dictate --json` does)")
     parser.add_argument("--policy", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="PolicyOptions overrides, e.g. agreement=2 commit_margin_s=0.4")
     args = parser.parse_args()

@@ -100,6 +100,16 @@ def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[li
     return out, sum(b.size for b in matcher.get_matching_blocks())
 
 
+def word_end_error_ms(run: LiveRun, ref_words: list[tuple[str, float]]) -> float | None:
+    """Mean |end time of a committed word - end of the reference word it matches| (ms)."""
+    hyp = [normalize(w) for w, _, _ in run.words]
+    ref = [normalize(w) for w, _ in ref_words]
+    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
+    errors = [abs(run.words[b.b + k][2] - ref_words[b.a + k][1])
+              for b in matcher.get_matching_blocks() for k in range(b.size)]
+    return round(1000 * float(np.mean(errors))) if errors else None
+
+
 def assign(run: LiveRun, spans: list[tuple[float, float]], pause_s: float) -> list[str]:
     """The committed text of each utterance: words whose estimated middle lies in its span
     (from 0.3 s before its start to the next utterance's start)."""

@@ -28,6 +28,7 @@ from app.dictation.text import (
     resolve_mark,
     split_trailing_mark,
     split_words,
+    timed_words,
 )
 from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
 from app.engine.window_decoder import compression_ratio
@@ -54,14 +55,18 @@ class WindowDecoder(Protocol):
     ) -> WindowResult: ...
 
 
-def streaming_decode_options(language: str | None = None) -> DecodeOptions:
-    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries)."""
+def streaming_decode_options(language: str | None = None, word_times: bool = False) -> DecodeOptions:
+    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries).
+    `word_times`: every window's words are timed from the cross-attention (one extra
+    teacher-forced decoder pass per decode), so committed words carry measured times, not
+    times interpolated from character positions."""
     return DecodeOptions(
         language=language,
         beam_size=1,
         temperatures=(0.0,),
         condition_on_previous_text=False,
         without_timestamps=False,
+        word_timestamps=word_times,
     )
 
 
@@ -271,7 +276,11 @@ class StreamingPolicy:
         for seg in result.segments:
             start_s = min(offset + seg.start, limit)
             end_s = min(offset + seg.end, limit)
-            words.extend(split_words(seg.text, start_s, end_s))
+            if seg.words:  # cross-attention times (DecodeOptions.word_timestamps)
+                timed = [(w.word, min(offset + w.start, limit), min(offset + w.end, limit)) for w in seg.words]
+                words.extend(timed_words(seg.text, timed, start_s, end_s))
+            else:
+                words.extend(split_words(seg.text, start_s, end_s))
             seg_word_end.append(len(words))
             seg_end.append(end_s)
         kept = cut_repetitions(words, self.options.guards.max_ngram_repeats)

@@ -52,6 +52,40 @@ def split_words(text: str, start: float, end: float) -> list[Word]:
     return words
 
 
+def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float) -> list[Word]:
+    """`split_words(text, start, end)` with each word's times taken from `timed`, the same text
+    as (word, start s, end s) pieces that the cross-attention aligner timed (their split may
+    differ: "well-known" is one word here, three pieces there). Letters are matched in order,
+    so the words (and LocalAgreement) are the same with and without times; where the letters
+    do not match up, the interpolated times stay."""
+    words = split_words(text, start, end)
+    letter_times = _letter_times(timed)
+    counts = [sum(1 for c in w.text if _is_letter(c)) for w in words]
+    if sum(counts) != len(letter_times):
+        return words
+    out, pos = [], 0
+    for word, n in zip(words, counts, strict=True):
+        first, last = letter_times[pos], letter_times[pos + n - 1]
+        out.append(Word(word.text, first[0], last[1]))
+        pos += n
+    return out
+
+
+def _is_letter(c: str) -> bool:
+    """A character `normalize_word` keeps."""
+    return not c.isspace() and c != "'" and _PUNCT.match(c) is None
+
+
+def _letter_times(timed: Sequence[tuple[str, float, float]]) -> list[tuple[float, float]]:
+    """(start, end) of the piece each kept letter of the joined, non-speech-stripped text is in."""
+    text = "".join(piece for piece, _, _ in timed)
+    spans = [(s, e) for piece, s, e in timed for _ in piece]
+    removed = [False] * len(text)
+    for match in _NON_SPEECH.finditer(text):
+        removed[match.start() : match.end()] = [True] * (match.end() - match.start())
+    return [spans[i] for i, c in enumerate(text) if not removed[i] and _is_letter(c)]
+
+
 def common_prefix(a: Sequence[Word], b: Sequence[Word]) -> int:
     """Length of the longest prefix on which `a` and `b` agree (normalised words)."""
     n = 0
