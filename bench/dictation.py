@@ -52,6 +52,7 @@ from dictation_metrics import (  # noqa: E402
     word_latencies,
 )
 
+from app.audio.vad import VadOptions  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.dictation.worker import DictationOptions  # noqa: E402
 from app.engine.loader import load_engine  # noqa: E402
@@ -88,7 +89,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
     """Replay `played` joined by `pause_s`; score the utterances `scored` (the rest is the lead)."""
     audio, spans = sets.join(played, pause_s)
     policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
-    run = run_live(engine, audio, DictationOptions(policy=policy, realtime=not args.fast))
+    run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast))
     live = assign(run, spans, pause_s)[scored]
     offline = offline_texts(engine, played[scored])
     refs = [u.reference for u in played[scored]]
@@ -190,8 +191,11 @@ def main() -> None:
                         help="time committed words from the cross-attention (as `dictate --json` does)")
     parser.add_argument("--policy", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="PolicyOptions overrides, e.g. agreement=2 commit_margin_s=0.4")
+    parser.add_argument("--vad", nargs="*", default=[], metavar="FIELD=VALUE",
+                        help="VadOptions overrides, e.g. end_pad_s=0.5")
     args = parser.parse_args()
     args.policy = {k: type(getattr(PolicyOptions, k))(v) for k, v in (a.split("=") for a in args.policy)}
+    args.vad = {k: type(getattr(VadOptions, k))(v) for k, v in (a.split("=") for a in args.vad)}
     rows = []
     for name in args.models:
         args.model_dir = model_folder(name)
