@@ -1,22 +1,37 @@
-"""Live dictation benchmark: the English shared clips replayed in real time through the live path.
+"""Live dictation benchmark: shared recordings through the live path, per set, next to offline.
 
-    python bench/dictation.py [--models tiny.en base] [--precision auto] [--pause 1.5]
-                              [--minutes 0] [--fast]
+    python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes]
+                              [--fast] [--peer] [--minutes 0]
 
-The clips (../shared/data/speech, language en) are joined with `--pause` seconds of silence and
-replayed at 1x into the same ring buffer, worker, VAD and policy as the microphone. Printed per
-model: commit latency p50/p95 (end of an utterance's speech -> all its words committed), first
-tentative latency p50 (speech start -> first text), compute ratio (decode time / audio time),
-overflows, peak and growth of RSS, and WER of the committed text next to offline (whole-clip,
-same greedy decoding) WER. `--minutes 30` loops the clips to that length (soak test).
+Sets (bench/dictation_sets.py): `pauses` the English shared clips joined with 1.5 s of silence;
+`continuous` the same with 0.35 s (words must be committed while the speaker goes on); `classes`
+each robustness class (whispered, hoarse, reverb, noise 10/5/0 dB) alone and inside a session
+(after three clean clips). Each session is replayed through the same ring, worker, VAD and policy
+as the microphone, at 1x, or with `--fast` as fast as decoding allows (then latencies are the
+policy's own, in stream time, without compute: noise-free on a shared machine).
+
+Per row: per-word latency p50/p95 (s; committed words matched by difflib to faster-whisper
+float32 beam 5 word timestamps on the session audio), end-of-utterance commit p50/p95 (s), first
+tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
+greedy decoding; normalised), `cased` = WER of live against offline text with case and
+punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
+utterances dropped (offline wrote words, live none), `word_end_err_ms` mean |committed word end -
+faster-whisper's end of the matched word|, `decode_ms` mean time per decode. `--word-times`
+times committed words from the cross-attention (as `dictate --json` does) instead of
+interpolating them from character positions. `--peer` adds ufal's whisper_streaming
+(LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
+the `pauses` and `continuous` sessions. `--minutes 30` loops the pauses session (soak test).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import subprocess
 import sys
-import threading
-import time
+import tempfile
+import wave
 from pathlib import Path
 
 import numpy as np
@@ -24,132 +39,178 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from compare import english_clips, model_folder  # noqa: E402  (bench/ is on sys.path)
-from earshot_bench_io import read_wav  # noqa: E402
+import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
+from compare import model_folder  # noqa: E402
+from dictation_metrics import (  # noqa: E402
+    assign,
+    dropped,
+    pct,
+    raw_wer,
+    run_live,
+    wer,
+    word_end_error_ms,
+    word_latencies,
+)
 
-from app.audio.replay import ReplayOptions, ReplaySource  # noqa: E402
-from app.dictation.events import EventType, QueueSink, SessionSummary  # noqa: E402
+from app.audio.vad import VadOptions  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
-from app.dictation.worker import DictationOptions, DictationWorker  # noqa: E402
+from app.dictation.worker import DictationOptions  # noqa: E402
 from app.engine.loader import load_engine  # noqa: E402
 from app.engine.types import Precision  # noqa: E402
-from app.engine.wer import word_error_rate  # noqa: E402
+from app.engine.wer import normalize  # noqa: E402
 
 RATE = 16000
+CACHE = Path(tempfile.gettempdir()) / "earshot-bench-dictation"
 
 
-def rss_mb(field: str = "VmRSS") -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def reference_words(audio: np.ndarray, model_dir: Path) -> list[tuple[str, float]]:
+    """(word, end s) from faster-whisper float32 beam 5 word timestamps, cached by audio hash."""
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"ref-{hashlib.sha1(audio.tobytes()).hexdigest()[:16]}.json"
+    if not path.exists():
+        from faster_whisper import WhisperModel
+
+        model = WhisperModel(str(model_dir), device="cpu", compute_type="float32", cpu_threads=2)
+        segments, _ = model.transcribe(audio, language="en", beam_size=5, word_timestamps=True)
+        path.write_text(json.dumps([(w.word, w.end) for s in segments for w in (s.words or [])]))
+    return [(w, float(e)) for w, e in json.loads(path.read_text())]
 
 
-def session_audio(clips: list[tuple[str, str]], pause_s: float, minutes: float) -> tuple[np.ndarray, list[str]]:
-    """Clips joined by `pause_s` of silence (1 s lead-in), looped to `minutes` if > 0."""
-    pause = np.zeros(int(pause_s * RATE), dtype=np.float32)
-    parts, refs = [np.zeros(RATE, dtype=np.float32)], []
-    while True:
-        for path, ref in clips:
-            parts += [read_wav(Path(path)), pause]
-            refs.append(ref)
-        if sum(p.shape[0] for p in parts) >= minutes * 60 * RATE:
-            return np.concatenate(parts), refs
+def offline_texts(engine, utterances: list[sets.Utterance]) -> list[str]:  # type: ignore[no-untyped-def]
+    out = []
+    for u in utterances:
+        segments, _ = engine.transcribe(u.audio, streaming_decode_options("en"))
+        out.append("".join(s.text for s in segments).strip())
+    return out
 
 
-def offline_wer(engine, clips: list[tuple[str, str]]) -> float:  # type: ignore[no-untyped-def]
-    texts = []
-    for path, _ in clips:
-        segments, _ = engine.transcribe(read_wav(Path(path)), streaming_decode_options("en"))
-        texts.append("".join(s.text for s in segments))
-    return word_error_rate([r for _, r in clips], texts)
-
-
-def run_model(name: str, precision: Precision, args: argparse.Namespace) -> dict[str, object]:
-    engine = load_engine(model_folder(name), precision)
-    clips = english_clips()
-    audio, refs = session_audio(clips, args.pause, args.minutes)
-    # Warm-up, not measured: onnxruntime's arenas reach their working size over the first few
-    # windows of different lengths (bench/engine_memory.py: +22 MB within 50 decodes, then flat);
-    # three windows up to the policy's longest (24 s) take them there, so rss_growth_pct shows
-    # growth over time rather than the first fill.
-    for seconds in (24, 15, 19):
-        engine.decode_window(audio[: seconds * RATE], streaming_decode_options("en"))
-    sink = QueueSink()
-    source = ReplaySource(audio, RATE, ReplayOptions(realtime=not args.fast))
-    drain = threading.Thread(target=_drain, args=(sink,), daemon=True)  # as the app's consumer does
-    drain.start()
-    policy = PolicyOptions(decode=streaming_decode_options("en"),  # English clips: no language detection
-                           hold_unfinished_s=args.hold_s)
-    worker = DictationWorker(source, engine, sink, DictationOptions(policy=policy, realtime=not args.fast))
-    rss_start = rss_mb()  # session audio, source and worker (VAD, rings) exist: growth is what running adds
-    samples: list[float] = []
-    sampler = threading.Thread(target=_sample_rss, args=(samples, drain), daemon=True)
-    sampler.start()
-    started = time.monotonic()
-    worker.start()
-    worker.join()
-    wall = time.monotonic() - started
-    drain.join()
-    summary = worker.summary
-    assert isinstance(summary, SessionSummary)
+def session_row(engine, label: str, played: list[sets.Utterance], scored: slice, pause_s: float,  # type: ignore[no-untyped-def]
+                args: argparse.Namespace, latency: bool) -> dict[str, object]:
+    """Replay `played` joined by `pause_s`; score the utterances `scored` (the rest is the lead)."""
+    audio, spans = sets.join(played, pause_s)
+    policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
+    run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast))
+    live = assign(run, spans, pause_s)[scored]
+    offline = offline_texts(engine, played[scored])
+    refs = [u.reference for u in played[scored]]
+    ref_words = reference_words(audio, args.model_dir) if latency else []
+    lat, matched = word_latencies(run, ref_words) if latency else ([], 0)
+    live_j, off_j = " ".join(t.strip() for t in live), " ".join(offline)
     return {
-        "model": f"{name} ({engine.precision.value})",
-        "audio_s": round(summary.audio_s, 1),
-        "wall_s": round(wall, 1),
-        "commit_p50_ms": _ms(summary.commit_latency_ms_p50),
-        "commit_p95_ms": _ms(summary.commit_latency_ms_p95),
-        "first_tentative_p50_ms": _ms(summary.first_tentative_ms_p50),
-        "compute_ratio": round(summary.compute_ratio, 3),
-        "overflows": summary.overflows,
-        "decodes": summary.decodes,
-        "utterances": summary.utterances,
-        "rss_peak_mb": round(rss_mb("VmHWM")),
-        "rss_growth_pct": round(100 * (rss_mb() - rss_start) / rss_start, 1),
-        # still growing, or settled? growth over the second half of the run alone
-        "rss_growth_2nd_half_pct": round(100 * (rss_mb() - samples[len(samples) // 2]) / rss_start, 1)
-        if samples else "-",
-        "stream_wer": round(word_error_rate([" ".join(refs)], [summary.transcript]), 2),
-        "offline_wer": round(offline_wer(engine, clips), 2),
+        "set": label, "engine": args.engine_label,
+        "word_p50_s": pct(lat, 50), "word_p95_s": pct(lat, 95), "matched": matched,
+        "word_end_err_ms": word_end_error_ms(run, ref_words) if latency else "-",
+        "decode_ms": round(1000 * run.summary.compute_ratio * run.summary.audio_s / max(1, run.summary.decodes)),
+        "eou_p50_s": pct(run.final_latency_s, 50), "eou_p95_s": pct(run.final_latency_s, 95),
+        "first_tent_ms": "-" if args.fast else f"{run.summary.first_tentative_ms_p50 or 0:.0f}",
+        "compute": round(run.summary.compute_ratio, 2), "overflows": run.summary.overflows,
+        "wer_live": wer(refs, live), "wer_offline": wer(refs, offline),
+        "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
+        "dropped": dropped(offline, live),
+        "_live": live_j, "_offline": off_j,
     }
 
 
-def _sample_rss(samples: list[float], running: threading.Thread) -> None:
-    """RSS once a second while the session runs."""
-    while running.is_alive():
-        samples.append(rss_mb())
-        time.sleep(1.0)
+def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: argparse.Namespace) -> dict[str, object]:
+    """whisper_streaming on the same session: its committed lines, timed (see module docstring)."""
+    audio, _ = sets.join(played, pause_s)
+    CACHE.mkdir(exist_ok=True)
+    wav_path = CACHE / f"session-{label}.wav"
+    with wave.open(str(wav_path), "wb") as wav:
+        wav.setnchannels(1), wav.setsampwidth(2), wav.setframerate(RATE)
+        wav.writeframes(np.clip(audio * 32767, -32768, 32767).astype("<i2").tobytes())
+    cmd = [sys.executable, str(REPO / "bench" / "whisper_streaming_peer.py"), str(wav_path),
+           "--model_dir", str(args.model_dir), "--lan", "en", "--min-chunk-size", "1.0", "-l", "ERROR"]
+    if args.fast:
+        cmd.append("--comp_unaware")
+    lines = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
+    words: list[tuple[str, float]] = []  # (word, emission s)
+    for line in lines:
+        emit_ms, _, _, text = line.split(" ", 3)
+        words += [(w, float(emit_ms) / 1000) for w in text.split()]
+    ref = reference_words(audio, args.model_dir)
+    import difflib
+
+    hyp_n, ref_n = [normalize(w) for w, _ in words], [normalize(w) for w, _ in ref]
+    blocks = difflib.SequenceMatcher(None, ref_n, hyp_n, autojunk=False).get_matching_blocks()
+    lat = [words[b.b + k][1] - ref[b.a + k][1] for b in blocks for k in range(b.size)]
+    refs = [u.reference for u in played]
+    text = " ".join(w for w, _ in words)
+    return {"set": label, "engine": "whisper_streaming", "word_p50_s": pct(lat, 50),
+            "word_p95_s": pct(lat, 95), "matched": sum(b.size for b in blocks),
+            "wer_live": wer([" ".join(refs)], [text]), "_live": text}
 
 
-def _drain(sink: QueueSink) -> None:
-    """Consume events until the summary, as the GUI or `earshot dictate` would."""
-    while sink.queue.get().type is not EventType.SUMMARY:
-        pass
+def rows_for(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    rows = []
+    clean = sets.english_clean()
+    if "pauses" in args.sets:
+        played = clean * max(1, int(args.minutes * 60 / 100))
+        rows.append(session_row(engine, "pauses 1.5 s", played, slice(None), 1.5, args, True))
+        _progress(rows[-1], args)
+        if args.peer:
+            rows.append(peer_row("pauses", clean, 1.5, args))
+    if "continuous" in args.sets:
+        rows.append(session_row(engine, "continuous 0.35 s", clean, slice(None), 0.35, args, True))
+        _progress(rows[-1], args)
+        if args.peer:
+            rows.append(peer_row("continuous", clean, 0.35, args))
+    if "classes" in args.sets:
+        lead = sets.session_lead()
+        for name, utterances in sets.condition_classes().items():
+            if args.only and name not in args.only:
+                continue
+            if "alone" in args.where:
+                rows.append(session_row(engine, f"{name} alone", utterances, slice(None), 1.5, args, False))
+                _progress(rows[-1], args)
+            if "session" in args.where:
+                rows.append(session_row(engine, f"{name} in session", lead + utterances,
+                                        slice(len(lead), None), 1.5, args, False))
+                _progress(rows[-1], args)
+    return rows
 
 
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0f}"
+def _progress(row: dict[str, object], args: argparse.Namespace) -> None:
+    """Long runs: each row as soon as it is measured (stderr)."""
+    texts = f"\n  live:    {row['_live']}\n  offline: {row.get('_offline', '')}" if args.texts else ""
+    print({k: v for k, v in row.items() if not k.startswith("_")}, texts, file=sys.stderr, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", nargs="+", default=["tiny.en", "base"])
+    parser.add_argument("--models", nargs="+", default=["tiny.en"])
     parser.add_argument("--precision", default="auto", choices=[p.value for p in Precision])
-    parser.add_argument("--pause", type=float, default=1.5, help="seconds of silence between clips")
-    parser.add_argument("--minutes", type=float, default=0.0, help="loop the clips to this length")
-    parser.add_argument("--hold-s", type=float, default=PolicyOptions.hold_unfinished_s,
-                        help="PolicyOptions.hold_unfinished_s (0 = commit at every pause)")
-    parser.add_argument("--fast", action="store_true", help="replay as fast as possible (no latency figures)")
+    parser.add_argument("--sets", nargs="+", default=["pauses", "continuous", "classes"])
+    parser.add_argument("--only", nargs="*", help="condition classes to run (default: all)")
+    parser.add_argument("--where", nargs="+", default=["alone", "session"], help="classes alone, in a session")
+    parser.add_argument("--minutes", type=float, default=0.0, help="loop the pauses session to about this length")
+    parser.add_argument("--fast", action="store_true", help="replay as fast as possible (stream-time latencies)")
+    parser.add_argument("--peer", action="store_true", help="also run whisper_streaming on pauses/continuous")
+    parser.add_argument("--texts", action="store_true", help="print live and offline texts")
+    parser.add_argument("--word-times", action="store_true",
+                        help="time committed words from the cross-attention (as `dictate --json` does)")
+    parser.add_argument("--policy", nargs="*", default=[], metavar="FIELD=VALUE",
+                        help="PolicyOptions overrides, e.g. agreement=2 commit_margin_s=0.4")
+    parser.add_argument("--vad", nargs="*", default=[], metavar="FIELD=VALUE",
+                        help="VadOptions overrides, e.g. end_pad_s=0.5")
     args = parser.parse_args()
-    rows = [run_model(m, Precision(args.precision), args) for m in args.models]
-    with open("/proc/loadavg") as handle:
-        load = handle.read().split()[0]
+    args.policy = {k: type(getattr(PolicyOptions, k))(v) for k, v in (a.split("=") for a in args.policy)}
+    args.vad = {k: type(getattr(VadOptions, k))(v) for k, v in (a.split("=") for a in args.vad)}
+    rows = []
+    for name in args.models:
+        args.model_dir = model_folder(name)
+        engine = load_engine(args.model_dir, Precision(args.precision))
+        args.engine_label = f"earshot {name} ({engine.precision.value})"
+        rows += rows_for(engine, args)
+    load = Path("/proc/loadavg").read_text().split()[0]
     print(f"\nlive dictation, {'fast' if args.fast else 'real-time'} replay, load average {load}\n")
-    keys = list(rows[0])
-    print("| " + " | ".join(keys) + " |")
-    print("|" + "---|" * len(keys))
+    keys = [k for k in rows[0] if not k.startswith("_")]
+    print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
     for row in rows:
-        print("| " + " | ".join(str(row[k]) for k in keys) + " |")
+        print("| " + " | ".join(str(row.get(k, "-")) for k in keys) + " |")
+    if args.texts:
+        for row in rows:
+            print(f"\n[{row['set']} / {row['engine']}]\n live:    {row['_live']}\n offline: {row.get('_offline', '')}")
 
 
 if __name__ == "__main__":

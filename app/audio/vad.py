@@ -42,6 +42,14 @@ class SileroVadModel:
         self._input = np.zeros((1, _CONTEXT + FRAME), dtype=np.float32)
         self.reset()
 
+    def fork(self) -> SileroVadModel:
+        """A second scorer on the same session with its own (fresh) state."""
+        twin = object.__new__(SileroVadModel)
+        twin._session, twin._sr = self._session, self._sr
+        twin._input = np.zeros_like(self._input)
+        twin.reset()
+        return twin
+
     def reset(self) -> None:
         """Forget all history (start of a new, unrelated stream)."""
         self._state = np.zeros((2, 1, 128), dtype=np.float32)
@@ -68,6 +76,14 @@ class VadOptions:
     (the hang-over). `speech_pad_s` is kept before a speech span, `end_pad_s` after it. The end
     pad is shorter: the speech probability already falls a little after the last sound, and the
     final decode of an utterance waits for the pad, so every 0.1 s of it is 0.1 s of commit latency.
+    `reset_on_end`: forget Silero's recurrent state when an utterance ends. After seconds of
+    loud speech the state keeps the model deaf to quiet speech: a whispered sentence scored a
+    mean speech probability of 0.04 after three read clips against 0.17 alone (0.15 with the
+    reset), and the segmenter dropped it. The pause itself carries no state worth keeping.
+    `keep_continuing_state`: with `reset_on_end`, also score every frame with a second state that
+    is never reset, and take the higher probability. The reset can make the model deaf too: a
+    falsetto sentence after the acoustic-corpus clip scored 0.12-0.27 from the reset state (one
+    0.13 s blip, skipped) against 0.4-0.8 from the continuing one.
     """
 
     threshold: float = 0.35
@@ -75,6 +91,8 @@ class VadOptions:
     speech_pad_s: float = 0.3
     end_pad_s: float = 0.2
     min_speech_s: float = 0.25
+    reset_on_end: bool = True
+    keep_continuing_state: bool = True
 
 
 class VadState(enum.Enum):
@@ -106,6 +124,8 @@ class SpeechSegmenter:
 
     def __init__(self, model: SileroVadModel, options: VadOptions = VadOptions()) -> None:
         self.model = model
+        both = options.reset_on_end and options.keep_continuing_state
+        self._continuing = model.fork() if both and isinstance(model, SileroVadModel) else None
         self.options = options
         self.state = VadState.SILENCE
         self._carry = np.zeros(0, dtype=np.float32)
@@ -149,6 +169,8 @@ class SpeechSegmenter:
 
     def _step(self, frame: NDArray[np.float32]) -> VadEvent | None:
         prob = self.model(frame)
+        if self._continuing is not None:
+            prob = max(prob, self._continuing(frame))
         self.last_prob = prob
         start, self._pos = self._pos, self._pos + FRAME
         opts = self.options
@@ -181,6 +203,8 @@ class SpeechSegmenter:
     def _end(self, raw_end: int) -> VadEvent:
         self.state = VadState.SILENCE
         self._silence_start = None
+        if self.options.reset_on_end:
+            self.model.reset()
         return VadEvent(VadEventKind.END, raw_end + self._end_pad, raw_end)
 
     def flush(self) -> list[VadEvent]:

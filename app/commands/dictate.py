@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--input", default=None, metavar="FILE",
                    help="replay this audio/video file through the live path instead of the microphone")
     p.add_argument("--realtime", action="store_true", help="with --input: replay at 1x speed (default: fast)")
-    p.add_argument("--json", action="store_true", help="print one JSON event per line")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON event per line (commits carry words with start/end times)")
     p.add_argument("--device", default=None, help="input device name (substring) or index (default: system default)")
     p.add_argument("--list-devices", action="store_true", help="list input devices and exit")
     p.add_argument("--language", default=None, help="language code for multilingual models (default: detect)")
@@ -55,7 +56,9 @@ def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
     from app.dictation.policy import PolicyOptions, streaming_decode_options
     from app.dictation.worker import DictationOptions
 
-    policy = PolicyOptions(step_s=max(0.1, args.step), decode=streaming_decode_options(args.language))
+    # --json events carry each committed word's times (one extra decoder pass per decode)
+    decode = streaming_decode_options(args.language, word_times=args.json)
+    policy = PolicyOptions(step_s=max(0.1, args.step), decode=decode)
     return DictationOptions(policy=policy, realtime=realtime)
 
 

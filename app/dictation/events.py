@@ -38,6 +38,19 @@ class SessionSummary:
 
 
 @dataclass(frozen=True)
+class TimedWord:
+    """A committed word: `word` as in the committed text (its leading space, its punctuation;
+    the joined words of an event are its text), `start`/`end` in seconds of session audio."""
+
+    word: str
+    start: float
+    end: float
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {"word": self.word, "start": round(self.start, 3), "end": round(self.end, 3)}
+
+
+@dataclass(frozen=True)
 class DictationEvent:
     """One update.
 
@@ -55,10 +68,11 @@ class DictationEvent:
     latency_ms: float
     decode_ms: float = 0.0
     summary: SessionSummary | None = None  # set on the SUMMARY event only
+    words: tuple[TimedWord, ...] | None = None  # COMMIT/FINAL, when the session times words
 
     def to_json_dict(self) -> dict[str, Any]:
         """The `earshot dictate --json` line for this event."""
-        return {
+        data: dict[str, Any] = {
             "type": self.type.value,
             "text": self.text,
             "utterance": self.utterance,
@@ -66,6 +80,9 @@ class DictationEvent:
             "audio_end_s": round(self.audio_end_s, 3),
             "latency_ms": round(self.latency_ms, 1),
         }
+        if self.words is not None:
+            data["words"] = [w.to_json_dict() for w in self.words]
+        return data
 
 
 EventSink = Callable[[DictationEvent], None]

@@ -25,7 +25,11 @@ class GuardOptions:
     `no_speech_alone` the no-speech probability drops a window whatever its log-prob (music
     decoded as a confident "Thank you." scores about 0.85; real speech stays below 0.2), unless the
     VAD judged at least `vad_trusted_ratio` of the window speech (long windows of real speech can
-    score high too).
+    score high too). A very unsure window (average log-prob below `very_unsure_logprob`) is
+    dropped only where the VAD judged less than `unsure_speech_ratio` of it speech: speech in
+    0 dB noise decodes at -1.25 to -1.5 while the VAD hears 72-83 % of it as speech, and
+    dropping it committed nothing of a sentence that offline transcribes; the shared non-speech
+    clips (noise, music) score a VAD share of 0.10 or less.
     """
 
     no_speech_threshold: float = 0.6
@@ -36,6 +40,7 @@ class GuardOptions:
     max_ngram_repeats: int = 3
     min_speech_ratio: float = 0.05
     very_unsure_logprob: float = -1.5
+    unsure_speech_ratio: float = 0.5
 
 
 class Verdict(enum.Enum):
@@ -61,7 +66,7 @@ def judge_window(
         return Verdict.NO_SPEECH
     if compression_ratio > options.compression_ratio_threshold:
         return Verdict.LOOPING
-    if avg_logprob < options.very_unsure_logprob:
+    if avg_logprob < options.very_unsure_logprob and speech_ratio < options.unsure_speech_ratio:
         return Verdict.UNSURE
     return Verdict.ACCEPT
 

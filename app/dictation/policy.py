@@ -19,7 +19,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
-from app.dictation.text import Word, align_committed, common_prefix, join_words, split_words
+from app.dictation.text import (
+    Word,
+    align_committed,
+    capitalise_sentence_starts,
+    common_prefix,
+    join_words,
+    resolve_mark,
+    split_trailing_mark,
+    split_words,
+    timed_words,
+)
 from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
 from app.engine.window_decoder import compression_ratio
 
@@ -45,14 +55,18 @@ class WindowDecoder(Protocol):
     ) -> WindowResult: ...
 
 
-def streaming_decode_options(language: str | None = None) -> DecodeOptions:
-    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries)."""
+def streaming_decode_options(language: str | None = None, word_times: bool = False) -> DecodeOptions:
+    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries).
+    `word_times`: every window's words are timed from the cross-attention (one extra
+    teacher-forced decoder pass per decode), so committed words carry measured times, not
+    times interpolated from character positions."""
     return DecodeOptions(
         language=language,
         beam_size=1,
         temperatures=(0.0,),
         condition_on_previous_text=False,
         without_timestamps=False,
+        word_timestamps=word_times,
     )
 
 
@@ -133,6 +147,10 @@ class StreamingPolicy:
         self._prev_tail: list[Word] = []
         self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
         self._prompt_cache: tuple[str, list[int]] = ("", [])
+        # the punctuation mark the committed text ends with stays out of it until the next words
+        # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
+        self._held_mark = ""
+        self._decided_mark: str | None = None  # the latest hypothesis' mark after that word
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
@@ -186,6 +204,15 @@ class StreamingPolicy:
         self.floor = max(self.floor, end)
         return PolicyUpdate(list(new), [], decode_s, verdict)
 
+    def flush(self) -> PolicyUpdate:
+        """The session ends: commit the held mark (if any) after the last committed word."""
+        mark, self._held_mark = self._held_mark, ""
+        if not mark or not self.committed:
+            return PolicyUpdate([], [], 0.0, Verdict.ACCEPT)
+        last = self.committed[-1]
+        self.committed[-1] = Word(last.text + mark, last.start, last.end)
+        return PolicyUpdate([Word(mark, last.end, last.end)], [], 0.0, Verdict.ACCEPT)
+
     def ends_open(self) -> bool:
         """The last decode left tentative words that end mid-sentence (no . ? ! after the last;
         an ellipsis counts as unfinished)."""
@@ -226,6 +253,9 @@ class StreamingPolicy:
         hyp = self._words(result, end)
         k = align_committed(hyp.words, self._in_window)
         tail = hyp.words[k:]
+        self._decided_mark = None
+        if k and self._in_window and hyp.words[k - 1].norm == self._in_window[-1].norm:
+            self._decided_mark = split_trailing_mark(hyp.words[k - 1].text)[1]
         # the compression ratio of the new text only: the window also holds committed sentences,
         # and legitimately repeated ones would look like a decoding loop
         verdict = judge_window(
@@ -246,7 +276,11 @@ class StreamingPolicy:
         for seg in result.segments:
             start_s = min(offset + seg.start, limit)
             end_s = min(offset + seg.end, limit)
-            words.extend(split_words(seg.text, start_s, end_s))
+            if seg.words:  # cross-attention times (DecodeOptions.word_timestamps)
+                timed = [(w.word, min(offset + w.start, limit), min(offset + w.end, limit)) for w in seg.words]
+                words.extend(timed_words(seg.text, timed, start_s, end_s))
+            else:
+                words.extend(split_words(seg.text, start_s, end_s))
             seg_word_end.append(len(words))
             seg_end.append(end_s)
         kept = cut_repetitions(words, self.options.guards.max_ngram_repeats)
@@ -263,11 +297,20 @@ class StreamingPolicy:
     def _commit(self, words: list[Word]) -> None:
         """Append to the committed text; estimated times are kept non-decreasing (different
         hypotheses place segment boundaries, and so interpolated word times, differently)."""
+        if not words:
+            return
         last = self.committed[-1].end if self.committed else 0.0
         for i, w in enumerate(words):
             if w.start < last:
                 words[i] = Word(w.text, last, max(w.end, last))
             last = words[i].end
+        if self.committed:
+            mark, text = resolve_mark(self._held_mark, self._decided_mark, words[0].text)
+            words[0] = Word(mark + text, words[0].start, words[0].end)
+        words[:] = capitalise_sentence_starts(words)
+        text, self._held_mark = split_trailing_mark(words[-1].text)
+        words[-1] = Word(text, words[-1].start, words[-1].end)
+        self._decided_mark = None
         self.committed.extend(words)
         self._in_window.extend(words)
 

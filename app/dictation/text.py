@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,6 +52,40 @@ def split_words(text: str, start: float, end: float) -> list[Word]:
     return words
 
 
+def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float) -> list[Word]:
+    """`split_words(text, start, end)` with each word's times taken from `timed`, the same text
+    as (word, start s, end s) pieces that the cross-attention aligner timed (their split may
+    differ: "well-known" is one word here, three pieces there). Letters are matched in order,
+    so the words (and LocalAgreement) are the same with and without times; where the letters
+    do not match up, the interpolated times stay."""
+    words = split_words(text, start, end)
+    letter_times = _letter_times(timed)
+    counts = [sum(1 for c in w.text if _is_letter(c)) for w in words]
+    if sum(counts) != len(letter_times):
+        return words
+    out, pos = [], 0
+    for word, n in zip(words, counts, strict=True):
+        first, last = letter_times[pos], letter_times[pos + n - 1]
+        out.append(Word(word.text, first[0], last[1]))
+        pos += n
+    return out
+
+
+def _is_letter(c: str) -> bool:
+    """A character `normalize_word` keeps."""
+    return not c.isspace() and c != "'" and _PUNCT.match(c) is None
+
+
+def _letter_times(timed: Sequence[tuple[str, float, float]]) -> list[tuple[float, float]]:
+    """(start, end) of the piece each kept letter of the joined, non-speech-stripped text is in."""
+    text = "".join(piece for piece, _, _ in timed)
+    spans = [(s, e) for piece, s, e in timed for _ in piece]
+    removed = [False] * len(text)
+    for match in _NON_SPEECH.finditer(text):
+        removed[match.start() : match.end()] = [True] * (match.end() - match.start())
+    return [spans[i] for i, c in enumerate(text) if not removed[i] and _is_letter(c)]
+
+
 def common_prefix(a: Sequence[Word], b: Sequence[Word]) -> int:
     """Length of the longest prefix on which `a` and `b` agree (normalised words)."""
     n = 0
@@ -96,3 +131,48 @@ def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:
 def join_words(words: Sequence[Word]) -> str:
     """Concatenate words into text (words carry their own leading spaces)."""
     return "".join(w.text for w in words)
+
+
+_TRAILING_MARK = re.compile(r"[.,?!;:]+$")
+END_MARKS = (".", "?", "!")
+
+
+def split_trailing_mark(text: str) -> tuple[str, str]:
+    """"Americans." -> ("Americans", "."); a word without a final mark -> (text, "")."""
+    match = _TRAILING_MARK.search(text)
+    if match is None or not normalize_word(text[: match.start()]):
+        return text, ""
+    return text[: match.start()], match.group()
+
+
+def capitalise(text: str) -> str:
+    """The word (with its leading space) starting upper-case."""
+    stripped = text.lstrip()
+    if not stripped[:1].islower():
+        return text
+    return text[: len(text) - len(stripped)] + stripped[0].upper() + stripped[1:]
+
+
+def capitalise_sentence_starts(words: list[Word]) -> list[Word]:
+    """Words after end punctuation start upper-case (Whisper, continuing a fragment it heard
+    after a pause, sometimes writes "you. ask what")."""
+    out = list(words[:1])
+    for prev, word in itertools.pairwise(words):
+        if prev.text.rstrip().endswith(END_MARKS) and not prev.text.rstrip().endswith(".."):
+            word = Word(capitalise(word.text), word.start, word.end)
+        out.append(word)
+    return out
+
+
+def resolve_mark(held: str, decided: str | None, next_text: str) -> tuple[str, str]:
+    """The mark to write after the committed text, and the next word's text (with its space).
+
+    `held` is the mark the committed text ended with when it was committed; `decided` the mark a
+    later hypothesis, which heard the words that follow, puts after that same word (None when
+    the window no longer holds it). A sentence never starts lower-case after end punctuation:
+    the next word is then capitalised.
+    """
+    mark = held if decided is None else decided
+    if mark.endswith(END_MARKS) and not mark.endswith(".."):
+        next_text = capitalise(next_text)
+    return mark, next_text

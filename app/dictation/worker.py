@@ -15,10 +15,10 @@ from pathlib import Path
 
 from app.audio.capture import AudioDeviceError
 from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
-from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary
+from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary, TimedWord
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
-from app.dictation.text import join_words
+from app.dictation.text import Word, join_words
 from app.dictation.timeline import AudioSource, AudioTap, SessionRecorder, Timeline
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
 
@@ -141,6 +141,7 @@ class DictationWorker:
                 for event in self.vad.flush():
                     self._on_vad(event)
                 self._finish_held()
+                self._flush_mark()
                 return
             self._finish_held(expired_only=True)
             if self._in_utterance:
@@ -213,6 +214,13 @@ class DictationWorker:
         self._account(update)
         self._publish(update, final=True, speech_end=end.raw_index)
 
+    def _flush_mark(self) -> None:
+        """The session is over: the punctuation mark held after the last words is final now."""
+        update = self.policy.flush()
+        if update.committed:
+            self._emit(EventType.COMMIT, join_words(update.committed), update.committed[0].start,
+                       update.committed[0].end, 0.0, self._timed(update.committed))
+
     def _maybe_decode(self) -> None:
         available = self.vad.processed
         pending = self.vad.pending_end
@@ -248,13 +256,13 @@ class DictationWorker:
         if final:
             start = words[0].start if words else speech_end / SAMPLE_RATE
             latency = self._emit(EventType.FINAL, join_words(words), start,
-                                 speech_end / SAMPLE_RATE, update.decode_s)
+                                 speech_end / SAMPLE_RATE, update.decode_s, self._timed(words))
             self.stats.utterance_finished(latency, self._utterance_had_text)
             self._tentative = ""
             return
         if words:
             self._emit(EventType.COMMIT, join_words(words), words[0].start, words[-1].end,
-                       update.decode_s)
+                       update.decode_s, self._timed(words))
         tentative = join_words(update.tentative)
         if tentative != self._tentative:
             self._tentative = tentative
@@ -264,14 +272,20 @@ class DictationWorker:
         if words or tentative:
             self.stats.text_shown(time.monotonic())
 
+    def _timed(self, words: list[Word]) -> tuple[TimedWord, ...] | None:
+        """The committed words with their times, where the session times words (else None)."""
+        if not self.options.policy.decode.word_timestamps:
+            return None
+        return tuple(TimedWord(w.text, w.start, w.end) for w in words)
+
     def _emit(self, kind: EventType, text: str, start_s: float, end_s: float,
-              decode_s: float) -> float:
+              decode_s: float, words: tuple[TimedWord, ...] | None = None) -> float:
         now = time.monotonic()
         latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
         if kind is EventType.ERROR:
             latency_ms = 0.0
         self.sink(DictationEvent(kind, text, self._utterance, start_s, end_s, latency_ms,
-                                 1000.0 * decode_s))
+                                 1000.0 * decode_s, words=words))
         return latency_ms
 
     def _emit_summary(self) -> None:

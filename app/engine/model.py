@@ -26,6 +26,7 @@ from app.engine.types import (
     Word,
 )
 from app.engine.window_decoder import WindowDecoder, mel_window, split_segments, stamp
+from app.engine.window_words import WindowWords
 from app.engine.word_timing import WindowWordAligner
 
 
@@ -77,7 +78,8 @@ class WhisperEngine:
         """Decode up to 30 s of audio [n_samples] float32 16 kHz as one window (padded to 30 s).
 
         `prompt_tokens` are previous-text tokens (no specials). Segment times are relative to
-        the start of `audio`.
+        the start of `audio`. With `options.word_timestamps` the segments carry `words` too (one
+        teacher-forced pass of the word-timing decoder on this window's encoder output).
         """
         audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
@@ -92,6 +94,10 @@ class WhisperEngine:
         for i, seg in enumerate(segments, start=1):
             seg.id = i
             stamp(seg, result)
+        if options.word_timestamps and segments:
+            words = WindowWords(self._word_aligner(), options.task, audio.shape[0] / SAMPLE_RATE)
+            words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs, language, 0.0,
+                      n_frames, mel)
         return WindowResult(
             tokens=result.outcome.tokens, text=result.text, segments=segments, language=language,
             language_probability=language_prob, avg_logprob=result.outcome.avg_logprob,
@@ -108,7 +114,10 @@ class WhisperEngine:
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
         n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
         cross = self.runtime.encode(mel_window(mel, 0, n_frames))
+        sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
+        return self._word_aligner().align(cross, sot, text_tokens, n_frames, language=language, mel=mel)
+
+    def _word_aligner(self) -> WindowWordAligner:
         if self._aligner is None:
             self._aligner = WindowWordAligner(self.runtime)
-        sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
-        return self._aligner.align(cross, sot, text_tokens, n_frames, language=language, mel=mel)
+        return self._aligner

@@ -63,4 +63,11 @@ printf '    {"file": "espeak_noise.wav", "text": "", "kind": "non_speech", "dura
   echo "}"
 } >> "$json"
 mv "$json" "$here/clips.json"
+
+# Whispered speech (tests/dictation/test_conditions.py; not in clips.json, which lists the
+# voiced clips other tests iterate): the whisper variant of the same voice, same pads.
+espeak-ng -v "$voice+whisper" -s "$speed" -w "$tmp/whispered.raw.wav" \
+  "Please send the report to the whole team before noon."
+sox -R -D "$tmp/whispered.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$here/espeak_whispered.wav" \
+  pad "$lead_s" "$lead_s"
 echo "wrote $(( ${#clips[@]} + 1 )) clips and clips.json to $here"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import json
 
 import pytest
@@ -11,6 +13,8 @@ from app.cli import main
 from app.engine.wer import normalize, word_error_rate
 
 EVENT_KEYS = {"type", "text", "utterance", "audio_start_s", "audio_end_s", "latency_ms"}
+COMMIT_KEYS = EVENT_KEYS | {"words"}  # commit and final events carry their words' times
+WORD_CLIP = json.loads((DATA_DIR / "espeak_words.json").read_text(encoding="utf-8"))
 SUMMARY_KEYS = {"type", "commit_latency_ms_p50", "commit_latency_ms_p95", "first_tentative_ms_p50",
                 "compute_ratio", "overflows"}
 
@@ -31,10 +35,36 @@ def test_json_lines_carry_the_transcript_and_a_summary(capsys: pytest.CaptureFix
     assert lines[-1]["type"] == "summary" and set(lines[-1]) >= SUMMARY_KEYS
     assert lines[-1]["overflows"] == 0
     events = lines[:-1]
-    assert events and all(set(e) == EVENT_KEYS for e in events)
+    assert events and all(set(e) == (EVENT_KEYS if e["type"] == "tentative" else COMMIT_KEYS) for e in events)
     assert {e["type"] for e in events} <= {"tentative", "commit", "final"}
+    # the last utterance's final, then (the session over) the end mark held after it, if any
+    if events[-1]["type"] == "commit":
+        assert not normalize(events[-1]["text"]), events[-1]
+        events = events[:-1]
     assert events[-1]["type"] == "final"
     assert word_error_rate([clip["text"]], [transcript(lines)]) <= 20.0, transcript(lines)
+
+
+def test_committed_words_carry_times_near_the_spoken_word_edges(capsys: pytest.CaptureFixture[str]) -> None:
+    """espeak_words.wav was spoken word by word with known silences (its .json has the edges):
+    the committed words' times, from the decoder's cross-attention, are within 0.3 s of them,
+    sorted, non-overlapping and inside the session; each event's words join to its text."""
+    lines = run_json(capsys, "--input", str(DATA_DIR / WORD_CLIP["file"]))
+    commits = [e for e in lines if e["type"] in ("commit", "final")]
+    assert all("".join(w["word"] for w in e["words"]) == e["text"] for e in commits)
+    words = [w for e in commits for w in e["words"]]
+    duration = lines[-1]["audio_s"]
+    assert all(0.0 <= w["start"] <= w["end"] <= duration for w in words)
+    assert all(a["end"] <= b["start"] for a, b in itertools.pairwise(words))
+    spoken = [w for w in words if normalize(w["word"])]
+    truth = WORD_CLIP["words"]
+    matcher = difflib.SequenceMatcher(None, [normalize(w["word"]) for w in spoken],
+                                      [normalize(t["word"]) for t in truth])
+    pairs = [(spoken[b.a + k], truth[b.b + k]) for b in matcher.get_matching_blocks() for k in range(b.size)]
+    assert len(pairs) >= len(truth) - 2, [w["word"] for w in spoken]  # live decoding may miss a word
+    errors = [(ours["word"], round(ours["start"] - t["start"], 3), round(ours["end"] - t["end"], 3))
+              for ours, t in pairs]
+    assert all(abs(start) <= 0.3 and abs(end) <= 0.3 for _, start, end in errors), errors
 
 
 def test_unreadable_input_is_a_one_line_error(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]

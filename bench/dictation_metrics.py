@@ -1,0 +1,162 @@
+"""One live session through the real worker, and the figures the dictation benchmark reports.
+
+`run_live` replays session audio through `DictationWorker` (the microphone's code path) and
+records, for every committed word, when it was emitted: the stream position (16 kHz samples the
+VAD had classified; in fast replay this is the policy's own latency, without compute) and the
+wall-clock time (real-time replay). `score` turns that into per-word latency against reference
+word end times, WER against offline, and dropped utterances.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.events import DictationEvent, EventType, SessionSummary
+from app.dictation.worker import DictationOptions, DictationWorker
+from app.engine.wer import normalize, word_error_rate
+
+RATE = 16000
+
+
+@dataclass
+class LiveRun:
+    """`emitted[i]`: (stream position s, capture-clock time of the emission s) when committed
+    word i reached the user; `capture_time(s)` maps session seconds to that clock."""
+
+    words: list[tuple[str, float, float]]  # (text, start s, end s) as the policy estimated
+    emitted: list[tuple[float, float]]
+    final_latency_s: list[float]  # end of an utterance's speech -> its FINAL event
+    summary: SessionSummary
+    realtime: bool
+    capture_time: Callable[[float], float]
+    events: list[DictationEvent] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(w for w, _, _ in self.words)
+
+
+def run_live(engine, audio: np.ndarray, options: DictationOptions) -> LiveRun:  # type: ignore[no-untyped-def]
+    """Replay `audio` (float32 16 kHz) through the live path; see `LiveRun`."""
+    source = ReplaySource(audio, RATE, ReplayOptions(realtime=options.realtime))
+    marks: list[tuple[int, float, float]] = []  # (words committed so far, stream s, wall s)
+    finals: list[float] = []
+    events: list[DictationEvent] = []
+    done = threading.Event()
+    holder: dict[str, DictationWorker] = {}
+
+    def sink(event: DictationEvent) -> None:  # runs on the worker thread, at emission
+        events.append(event)
+        if event.type is EventType.SUMMARY:
+            done.set()
+            return
+        worker = holder["w"]
+        pos = worker.vad.processed / RATE
+        if event.type in (EventType.COMMIT, EventType.FINAL):
+            marks.append((len(worker.policy.committed), pos, time.monotonic()))
+        if event.type is EventType.FINAL and event.text:
+            real = event.latency_ms / 1000
+            finals.append(real if options.realtime else pos - event.audio_end_s)
+
+    worker = DictationWorker(source, engine, sink, options)
+    holder["w"] = worker
+    worker.start()
+    worker.join()
+    done.wait(5)
+    words = [(w.text, w.start, w.end) for w in worker.policy.committed]
+    emitted: list[tuple[float, float]] = []
+    mark = 0
+    for i in range(len(words)):
+        while marks[mark][0] < i + 1:
+            mark += 1
+        emitted.append((marks[mark][1], marks[mark][2]))
+    assert worker.summary is not None
+    timeline = worker.timeline
+    return LiveRun(words, emitted, finals, worker.summary, options.realtime,
+                   lambda s: timeline.capture_time(s * RATE), events)
+
+
+def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:
+    """Per-word latency (s) of committed words matched (difflib, normalised text) to reference
+    words with end times (s): in real time the emission time minus the word's capture time, in
+    fast replay the stream position at emission minus the word end. Also the match count."""
+    hyp = [normalize(w) for w, _, _ in run.words]
+    ref = [normalize(w) for w, _ in ref_words]
+    out: list[float] = []
+    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            ref_end = ref_words[block.a + k][1]
+            pos, wall = run.emitted[block.b + k]
+            out.append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
+    return out, sum(b.size for b in matcher.get_matching_blocks())
+
+
+def word_end_error_ms(run: LiveRun, ref_words: list[tuple[str, float]]) -> float | None:
+    """Mean |end time of a committed word - end of the reference word it matches| (ms)."""
+    hyp = [normalize(w) for w, _, _ in run.words]
+    ref = [normalize(w) for w, _ in ref_words]
+    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
+    errors = [abs(run.words[b.b + k][2] - ref_words[b.a + k][1])
+              for b in matcher.get_matching_blocks() for k in range(b.size)]
+    return round(1000 * float(np.mean(errors))) if errors else None
+
+
+def assign(run: LiveRun, spans: list[tuple[float, float]], pause_s: float) -> list[str]:
+    """The committed text of each utterance: words whose estimated middle lies in its span
+    (from 0.3 s before its start to the next utterance's start)."""
+    texts = ["" for _ in spans]
+    last = 0
+    for text, start, end in run.words:
+        mark = re.match(r"[.,?!;:]+(?=\s)", text)
+        if mark:  # a mark held after the previous word, committed with this one: it is that word's
+            texts[last] += mark.group()
+            text = text[mark.end():]
+        mid = (start + end) / 2
+        for i, (s, e) in enumerate(spans):
+            nxt = spans[i + 1][0] - 0.3 if i + 1 < len(spans) else e + pause_s + 60
+            if s - 0.3 <= mid < nxt:
+                texts[i] += text
+                last = i
+                break
+    return texts
+
+
+def raw_wer(references: list[str], hypotheses: list[str]) -> float:
+    """WER (%) with case and punctuation kept, words split on spaces."""
+    edits = total = 0
+    for ref, hyp in zip(references, hypotheses, strict=True):
+        r, h = ref.split(), hyp.split()
+        total += len(r)
+        edits += _edits(r, h)
+    return 100.0 * edits / max(1, total)
+
+
+def _edits(r: list[str], h: list[str]) -> int:
+    row = list(range(len(h) + 1))
+    for i, rw in enumerate(r, 1):
+        prev, row[0] = row[0], i
+        for j, hw in enumerate(h, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (rw != hw))
+    return row[-1]
+
+
+def pct(values: list[float], q: float) -> str:
+    return f"{np.percentile(values, q):.2f}" if values else "-"
+
+
+def wer(refs: list[str], hyps: list[str]) -> float:
+    return round(word_error_rate(refs, hyps), 1)
+
+
+def dropped(offline: list[str], live: list[str]) -> int:
+    """Utterances offline transcribes (some word) of which live committed no word."""
+    return sum(1 for o, h in zip(offline, live, strict=True) if normalize(o).split() and not normalize(h).split())
