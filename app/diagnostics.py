@@ -47,6 +47,10 @@ class _PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
         return open(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
+class _Console(logging.StreamHandler):  # type: ignore[type-arg]
+    """One-line warnings on stderr (a class of its own, so configure_logging finds it again)."""
+
+
 class _NoTracebacks(logging.Filter):
     """The console keeps today's one-line warnings; records with a traceback go to the file only."""
 
@@ -58,9 +62,14 @@ def configure_logging() -> Path | None:
     """Log INFO and up of Earshot (WARNING of libraries) to the private rotating file; once per
     process. Returns the file, or None when it cannot be written (the app runs on without it)."""
     root = logging.getLogger()
-    if any(isinstance(h, _PrivateRotatingFileHandler) for h in root.handlers):
-        return log_file_path()
-    console = logging.StreamHandler(sys.stderr)
+    path = log_file_path()
+    ours = [h for h in root.handlers if isinstance(h, (_PrivateRotatingFileHandler, _Console))]
+    if any(isinstance(h, _PrivateRotatingFileHandler) and h.baseFilename == str(path.absolute()) for h in ours):
+        return path  # configured already, for this folder
+    for handler in ours:  # the log folder changed (EARSHOT_LOG_DIR) since: follow it
+        root.removeHandler(handler)
+        handler.close()
+    console = _Console(sys.stderr)
     console.setLevel(logging.WARNING)
     console.addFilter(_NoTracebacks())
     console.setFormatter(logging.Formatter("earshot: %(message)s"))
@@ -69,7 +78,6 @@ def configure_logging() -> Path | None:
     root.addHandler(console)
     root.setLevel(logging.WARNING)
     logging.getLogger("app").setLevel(logging.INFO)
-    path = log_file_path()
     try:
         private_dir(path.parent)
         private_file(path)
@@ -84,7 +92,9 @@ def configure_logging() -> Path | None:
 
 
 def _log_uncaught_exceptions() -> None:
-    """An exception nothing caught still reaches the log, then the usual hook."""
+    """An exception nothing caught still reaches the log, then the usual hook (installed once)."""
+    if getattr(sys.excepthook, "_earshot", False):
+        return
     previous_hook = sys.excepthook
     previous_thread_hook = threading.excepthook
 
@@ -98,5 +108,6 @@ def _log_uncaught_exceptions() -> None:
                          exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
         previous_thread_hook(args)
 
+    hook._earshot = True  # type: ignore[attr-defined]
     sys.excepthook = hook
     threading.excepthook = thread_hook

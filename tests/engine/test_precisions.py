@@ -132,8 +132,10 @@ def test_int8_accurate_chooses_words_on_exact_scores(tmp_path) -> None:
     audio = read_wav(DATA_DIR / espeak_clips()[0]["file"])
     cross = runtime.encode(pad_or_trim(log_mel(audio))[None])
     prompt = np.array([runtime.tokenizer.sot_sequence(None, Task.TRANSCRIBE)], dtype=np.int64)
-    logits, outputs = runtime.decode(prompt, runtime.new_cache(1), cross)
-    state, approx = (outputs.values[n].numpy() for n in (projection.input[0], projection.output[0]))
+    # decode() keeps only logits and the cache; the session's own run also returns the two added outputs
+    logits, _, extra = runtime._run(runtime.decoder, runtime._decoder_outputs, prompt, runtime.new_cache(1), cross,
+                                    None)
+    state, approx = (extra[n].numpy() for n in (projection.input[0], projection.output[0]))
     exact = state @ table.astype(np.float32).T  # what the fp32 graph computes from this state
 
     leading = np.argsort(-approx[0])[:16]

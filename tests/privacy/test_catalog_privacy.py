@@ -41,7 +41,8 @@ def test_the_catalog_page_opens_no_network_socket(tmp_path: Path) -> None:
     home.mkdir()
     env = {name: os.environ[name] for name in _KEEP if name in os.environ}
     env |= {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "PYTHONPATH": str(REPO_ROOT),
-            "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(tmp_path)}
+            "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": str(tmp_path),
+            "EARSHOT_DATA_DIR": str(tmp_path / "data")}  # its own: other tests install models in the session's
     result = subprocess.run(
         [strace, "-f", "-qq", "-e", "trace=socket,connect", "-o", str(trace), sys.executable, "-c", _CHILD,
          str(tmp_path)], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)

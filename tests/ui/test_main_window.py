@@ -47,9 +47,12 @@ def test_window_shows_before_the_model_is_loaded(qtbot, parts) -> None:
 
 
 def spoken_name(widget: QWidget) -> str:
-    """What a screen reader announces: the accessible name, else a button's own text."""
+    """What a screen reader announces: the accessible name, else a button's own text; a spin box's
+    own line edit is announced with the spin box's name."""
     if widget.accessibleName():
         return widget.accessibleName()
+    if isinstance(widget.parent(), QAbstractSpinBox):
+        return spoken_name(widget.parent())
     return widget.text().replace("&", "") if isinstance(widget, QAbstractButton) else ""
 
 
