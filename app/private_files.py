@@ -59,3 +59,17 @@ def _chmod_if_ours(path: Path, mode: int) -> None:
     info = path.lstat()
     if info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) != mode and not stat.S_ISLNK(info.st_mode):
         os.chmod(path, mode)
+
+
+def try_lock(fd: int) -> bool:
+    """An exclusive, non-blocking lock on the open file `fd` (held while it stays open): False when
+    another process holds it; True where file locks do not exist (Windows: one Earshot runs at a time)."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True

@@ -26,7 +26,7 @@ import platformdirs
 from numpy.typing import NDArray
 
 from app.engine.types import SAMPLE_RATE
-from app.private_files import FILE_MODE, private_dir
+from app.private_files import FILE_MODE, private_dir, try_lock
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class AudioJournal:
         name = f"session-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
         self.folder = private_dir(root / name)
         self._lock_fd: int | None = _open_private(self.folder / "lock")
-        _try_lock(self._lock_fd)
+        try_lock(self._lock_fd)
         self._segment = int(options.segment_s * SAMPLE_RATE)
         self._keep = int(options.keep_s * SAMPLE_RATE)
         self._written = 0  # session samples journaled
@@ -195,7 +195,7 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
     if lock.exists():
         fd = os.open(lock, os.O_RDWR)
         try:
-            if not _try_lock(fd):
+            if not try_lock(fd):
                 return None  # a running session's journal
         finally:
             os.close(fd)
@@ -225,16 +225,3 @@ def _open_private(path: Path, truncate: bool = False) -> int:
 
 def _open_private_and_close(path: Path) -> None:
     os.close(_open_private(path, truncate=True))
-
-
-def _try_lock(fd: int) -> bool:
-    """An exclusive, non-blocking lock; True where file locks do not exist (Windows)."""
-    try:
-        import fcntl
-    except ImportError:
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.private_files import FILE_MODE, private_dir
+from app.private_files import FILE_MODE, private_dir, try_lock
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class WriteJournal:
         """The journals of `db` no living store holds (each is returned locked, now ours)."""
         for path in sorted(db.parent.glob(f"{db.name}.journal-*")):
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-            if _try_lock(fd):
+            if try_lock(fd):
                 yield cls(path, fd)
             else:
                 os.close(fd)
@@ -60,7 +60,7 @@ class WriteJournal:
         if self._fd is None:
             private_dir(self.path.parent)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
-            _try_lock(self._fd)
+            try_lock(self._fd)
         line = json.dumps({"uid": write.uid, "op": write.op, "args": write.args}, ensure_ascii=False) + "\n"
         os.write(self._fd, line.encode("utf-8"))
         os.fsync(self._fd)
@@ -86,16 +86,3 @@ class WriteJournal:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-
-
-def _try_lock(fd: int) -> bool:
-    """An exclusive, non-blocking lock on the open file; True where locks do not exist."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: no flock; one Earshot runs at a time anyway
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
