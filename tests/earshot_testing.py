@@ -103,3 +103,14 @@ def too_open(roots: list[Path]) -> list[str]:
             if mode != (0o700 if path.is_dir() else 0o600):
                 found.append(f"{oct(mode)} {path}")
     return found
+
+
+SQLITE_LOCKER = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.readline()
+db.execute("COMMIT")
+"""
+"""`python -c SQLITE_LOCKER DB`: another process holding DB locked; prints "locked", lets go at a line on stdin."""

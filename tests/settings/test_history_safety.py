@@ -14,24 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from earshot_testing import REPO_ROOT
+from earshot_testing import REPO_ROOT, SQLITE_LOCKER
 
 from app.settings.history import EntryKind, HistoryStore
-
-_LOCKER = """
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN EXCLUSIVE")
-print("locked", flush=True)
-sys.stdin.readline()
-db.execute("COMMIT")
-"""
 
 
 @contextmanager
 def locked_by_another_process(db: Path) -> Iterator[None]:
     """Another process (the sqlite3 module, as any other program would) holds BEGIN EXCLUSIVE."""
-    locker = subprocess.Popen([sys.executable, "-c", _LOCKER, str(db)], stdin=subprocess.PIPE,
+    locker = subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
     assert locker.stdout is not None and locker.stdin is not None
     try:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from earshot_testing import read_wav
+from earshot_testing import SQLITE_LOCKER, read_wav
 from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 from PySide6.QtGui import QGuiApplication
 
@@ -105,21 +105,11 @@ def test_words_committed_after_a_microphone_error_reach_window_history_and_typed
     assert window.record_bar.button.text() == "Record" and window.record_bar.button.isEnabled()
 
 
-_LOCKER = """
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN EXCLUSIVE")
-print("locked", flush=True)
-sys.stdin.readline()
-db.execute("COMMIT")
-"""
-
-
 def test_a_history_locked_by_another_process_loses_nothing_and_stop_still_works(qtbot, parts) -> None:
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
     dictation = window.controller.dictation
-    locker = subprocess.Popen([sys.executable, "-c", _LOCKER, str(parts.history.path)],
+    locker = subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(parts.history.path)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert locker.stdout is not None and locker.stdin is not None
     try:
