@@ -114,3 +114,34 @@ sys.stdin.readline()
 db.execute("COMMIT")
 """
 """`python -c SQLITE_LOCKER DB`: another process holding DB locked; prints "locked", lets go at a line on stdin."""
+
+
+@contextmanager
+def private_pulseaudio(runtime: Path, log_path: Path) -> Iterator[tuple[dict[str, str], subprocess.Popen[bytes]]]:
+    """A private PulseAudio in `runtime` (XDG_RUNTIME_DIR) with a null sink `vsink` whose monitor is
+    the default source; yields (its environment, its process) and stops it afterwards."""
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PULSE_SERVER", "PULSE_RUNTIME_PATH")}
+    env["XDG_RUNTIME_DIR"] = str(runtime)
+    log = log_path.open("wb")
+    proc = subprocess.Popen(
+        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "-n",
+         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=vsink"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 15
+        while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
+            assert proc.poll() is None, log_path.read_text(errors="replace")
+            assert time.monotonic() < deadline, "PulseAudio did not come up"
+            time.sleep(0.1)
+        subprocess.run(["pactl", "set-default-source", "vsink.monitor"], env=env, check=True)
+        yield env, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from dictation_helpers import drain
-from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
+from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips, private_pulseaudio
 
 from app.audio.capture import (
     AudioDeviceError,
@@ -49,33 +49,15 @@ def pulse_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[di
     """A private PulseAudio with a null sink `vsink`; its monitor is the default source."""
     runtime = tmp_path / "xdg"
     runtime.mkdir(mode=0o700)
-    env = _pulse_env(runtime)
-    log = (tmp_path / "pulse.log").open("wb")
-    proc = subprocess.Popen(
-        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "-n",
-         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=vsink"],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 15
-        while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
-            assert proc.poll() is None, (tmp_path / "pulse.log").read_text(errors="replace")
-            assert time.monotonic() < deadline, "PulseAudio did not come up"
-            time.sleep(0.1)
-        subprocess.run(["pactl", "set-default-source", "vsink.monitor"], env=env, check=True)
+    with private_pulseaudio(runtime, tmp_path / "pulse.log") as (env, proc):
         monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
         monkeypatch.delenv("PULSE_SERVER", raising=False)
         rescan_devices()  # PortAudio lists devices once; make it see this server
         env["EARSHOT_TEST_PULSE_PID"] = str(proc.pid)
-        yield env
-    finally:
-        proc.terminate()
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-        rescan_devices()
+            yield env
+        finally:
+            rescan_devices()
 
 
 def _wait_for_first_callback(capture: MicrophoneCapture, timeout_s: float = 15.0) -> None:

@@ -9,7 +9,6 @@ Skipped only where pulseaudio / pulseaudio-utils are not installed.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
@@ -18,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from earshot_testing import private_pulseaudio
 from gui_helpers import DATA, normalized, open_window, wait_model_ready
 
 from app.audio.capture import rescan_devices
@@ -44,27 +44,8 @@ def no_sound_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 @contextmanager
 def pulse_server(runtime: Path) -> Iterator[dict[str, str]]:
-    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}
-    log = (runtime.parent / "pulse.log").open("wb")
-    proc = subprocess.Popen(
-        ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "-n",
-         "--load=module-native-protocol-unix", "--load=module-null-sink sink_name=vsink"],
-        env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 15
-        while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
-            assert proc.poll() is None and time.monotonic() < deadline, "PulseAudio did not come up"
-            time.sleep(0.1)
-        subprocess.run(["pactl", "set-default-source", "vsink.monitor"], env=env, check=True)
+    with private_pulseaudio(runtime, runtime.parent / "pulse.log") as (env, _proc):
         yield env
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def test_record_finds_a_sound_server_that_started_after_the_app(qtbot, parts, no_sound_server: Path) -> None:
