@@ -170,8 +170,6 @@ class DictationController(QObject):
         if kind == DictationEventKind.TENTATIVE:
             self.tentative.emit(event.text)
             self._hear_speech()
-        elif kind == DictationEventKind.SPEECH_START:
-            self._hear_speech()
         elif kind == DictationEventKind.ERROR and self._session is not None:
             self._on_session_error(_with_advice(event.text))
         elif kind == DictationEventKind.ENDED and self._session is not None:

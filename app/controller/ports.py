@@ -104,7 +104,6 @@ class ModelCatalog(Protocol):
 
 
 class DictationEventKind(enum.Enum):
-    SPEECH_START = "speech_start"
     TENTATIVE = "tentative"
     COMMIT = "commit"
     FINAL = "final"
@@ -204,7 +203,6 @@ class FileAudio:
 
 AudioDecoder = Callable[[Path], FileAudio]
 """Opens any audio/video file for streaming; raises with a user-facing message."""
-DurationProbe = Callable[[Path], float | None]
 
 
 @dataclass

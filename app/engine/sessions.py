@@ -71,10 +71,6 @@ def _quiet_numpy_blas() -> None:
     limit_numpy_blas_threads(1)
 
 
-class ProviderFallback(Exception):
-    """Not an error for the user to fix: the requested provider could not be used."""
-
-
 def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
     """A session of a serialized graph built in memory (the word-timing decoder), same options;
     weights it keeps in side files are read from `data_folder`."""

@@ -104,15 +104,3 @@ class WhisperTokenizer:
         text_tokens = [t for t in tokens if t < self.eot]
         return str(self._tok.decode(text_tokens, skip_special_tokens=False))
 
-    def decode_with_timestamps(self, tokens: Sequence[int]) -> str:
-        parts: list[str] = []
-        run: list[int] = []
-        for token in tokens:
-            if token >= self.timestamp_begin:
-                parts.append(self.decode(run))
-                run = []
-                parts.append(f"<|{(token - self.timestamp_begin) * TIME_PRECISION:.2f}|>")
-            else:
-                run.append(token)
-        parts.append(self.decode(run))
-        return "".join(parts)

@@ -186,11 +186,6 @@ class WindowResult:
     temperature: float
     n_encoder_runs: int = 1
 
-    @property
-    def is_silent(self) -> bool:
-        """True when the no-speech probability alone would drop this window."""
-        return self.no_speech_prob > 0.6 and self.avg_logprob < -1.0
-
 
 @dataclass
 class Timings:

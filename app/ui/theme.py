@@ -11,10 +11,6 @@ RECORDING = "#e5484d"
 ERROR = "#e5484d"
 
 
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Window).lightness() < 128
-
-
 def _mix(a: QColor, b: QColor, t: float) -> str:
     return QColor(
         round(a.red() * (1 - t) + b.red() * t),
