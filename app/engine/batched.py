@@ -44,7 +44,7 @@ class BatchedTranscriber(FileTranscriber):
     def transcribe(self, chunks: Iterable[NDArray[np.float32]], duration_s: float | None = None,
                    detector: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
         start = time.perf_counter()
-        size = max(1, self.options.batch_size)
+        size = self.options.batch_size  # 1..64, checked by DecodeOptions
         feats = StreamedFeatures(chunks, self.runtime.facts.dims.n_mels, SpeechMap(detector))
         planner = WindowPlanner(feats, size)
         info = TranscriptionInfo("en", 1.0, duration_s or 0.0, Timings())

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from app.engine.logit_filters import LogitFilter, log_softmax
 from app.engine.runtime import CrossAttention, KVCache, WhisperRuntime
-from app.engine.strategies import BeamSearchStrategy, Hypothesis, SamplingStrategy, rank
+from app.engine.strategies import BeamSearchStrategy, Hypothesis, SamplingStrategy, TokenStrategy, rank
 from app.engine.types import CancelToken
 
 
@@ -88,7 +88,7 @@ class DecodingLoop:
         """Decode one window (`cross.batch` 1) with `search`."""
         logits, cache, no_speech = self.prefill(cross, prompt)
         rows = search.beam_size if search.beam_size > 1 else max(1, search.best_of if search.temperature else 1)
-        strategy: SamplingStrategy | BeamSearchStrategy
+        strategy: TokenStrategy
         if search.beam_size > 1:
             strategy = BeamSearchStrategy(self.eot, search.beam_size, search.patience)
         else:
@@ -106,7 +106,7 @@ class DecodingLoop:
         self._steps(strategy, logits, cache, cross, np.arange(cross.batch, dtype=np.int64), max_new_tokens)
         return [_outcome(h, float(p)) for h, p in zip(strategy.finalize(), no_speech, strict=True)]
 
-    def _steps(self, strategy: SamplingStrategy | BeamSearchStrategy, logits: NDArray[np.float32], cache: KVCache,
+    def _steps(self, strategy: TokenStrategy, logits: NDArray[np.float32], cache: KVCache,
                cross: CrossAttention, row_to_cache: NDArray[np.int64], max_new_tokens: int) -> None:
         """Filter, choose and feed tokens until the strategy is done or the context is full."""
         # The decoder has n_text_ctx (448) positions: prompt and new tokens must fit in them.

@@ -8,6 +8,7 @@ the row it continues (so the loop can reorder the KV cache).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +28,22 @@ class StepResult:
     next_tokens: NDArray[np.int64]  # [rows]
     source_rows: NDArray[np.int64]  # [rows]
     done: bool
+
+
+class TokenStrategy(Protocol):
+    """What the decoding loop needs of a strategy: its rows' tokens so far, one step, the end."""
+
+    def sequences(self) -> list[list[int]]:
+        """The text tokens of each of the strategy's rows, in row order."""
+        ...
+
+    def step(self, logits: NDArray[np.float32], logprobs: NDArray[np.float32]) -> StepResult:
+        """`logits`, `logprobs`: float32 [rows, n_vocab] after the logit filters."""
+        ...
+
+    def finalize(self) -> list[Hypothesis]:
+        """The candidates to rank (finished first), once the loop has stopped."""
+        ...
 
 
 class SamplingStrategy:

@@ -79,24 +79,34 @@ class DecodeOptions:
     Every field is checked on construction (`DecodeOptionsError`): `beam_size` and `best_of`
     1..`MAX_BEAM_SIZE`, `patience` in (0, 16], temperatures in [0, 2], `max_new_tokens`
     1..448, `batch_size` 1..64. `language` is checked against the model by its user (the CLI).
+    Between fields (openai/whisper's `_verify_options`): a `patience` other than 1 needs a beam
+    (`beam_size` > 1). `beam_size` and `best_of` may both be given, unlike openai/whisper's:
+    as in faster-whisper, the beam decodes at temperature 0 and `best_of` samples at each
+    fallback temperature above 0.
     """
 
+    # What to produce: the task, the spoken language (None = detect).
     task: Task = Task.TRANSCRIBE
     language: str | None = None
+    # The search: beam at temperature 0, `best_of` samples at the fallback temperatures.
     beam_size: int = 5
     patience: float = 1.0
     best_of: int = 5
     length_penalty: float | None = None
     temperatures: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+    # The prompt: timestamps, the user's words, the previous window's text.
     without_timestamps: bool = False
     initial_prompt: str | None = None
     condition_on_previous_text: bool = True
+    # When a window's result is refused (retried hotter) or dropped as silence.
     compression_ratio_threshold: float | None = 2.4
     log_prob_threshold: float | None = -1.0
     no_speech_threshold: float | None = 0.6
+    # Limits on one window's tokens.
     max_new_tokens: int = 224
     max_initial_timestamp: float = 1.0
     suppress_blank: bool = True
+    # Extras: word times and batched long audio.
     word_timestamps: bool = False
     """Time every word (`Segment.words`) from the decoder's cross-attention; the text is the same."""
     batch_size: int = 1
@@ -123,6 +133,8 @@ class DecodeOptions:
             _check_float("no_speech_threshold", self.no_speech_threshold, 0.0, 1.0)
         if self.log_prob_threshold is not None and not math.isfinite(self.log_prob_threshold):
             raise DecodeOptionsError(f"log_prob_threshold must be a finite number, got {self.log_prob_threshold!r}")
+        if self.patience != 1.0 and self.beam_size == 1:
+            raise DecodeOptionsError(f"patience {self.patience} needs a beam: set beam_size above 1")
 
 
 def _check_int(name: str, value: int, low: int, high: int) -> None:

@@ -11,7 +11,8 @@ from app.engine.types import MAX_BEAM_SIZE, DecodeOptions, DecodeOptionsError
 
 def test_defaults_and_the_edges_of_each_range_are_accepted():
     DecodeOptions()
-    DecodeOptions(beam_size=1, best_of=1, patience=0.5, temperatures=(0.0,), max_new_tokens=448, batch_size=64)
+    DecodeOptions(beam_size=1, best_of=1, temperatures=(0.0,), max_new_tokens=448, batch_size=64)
+    DecodeOptions(beam_size=2, patience=0.5)  # was beam_size=1: patience without a beam is now refused
     DecodeOptions(beam_size=MAX_BEAM_SIZE, best_of=MAX_BEAM_SIZE, length_penalty=1.0, no_speech_threshold=None,
                   log_prob_threshold=None, compression_ratio_threshold=None)
 
@@ -35,3 +36,15 @@ def test_out_of_range_values_are_refused_with_one_line_naming_the_field(field, v
     message = str(caught.value)
     assert field in message and "\n" not in message
     assert isinstance(caught.value, ValueError)
+
+
+def test_patience_without_a_beam_is_refused_like_openai_whispers_verify_options():
+    with pytest.raises(DecodeOptionsError) as caught:
+        DecodeOptions(beam_size=1, patience=2.0)
+    assert "patience" in str(caught.value) and "beam_size" in str(caught.value)
+    assert DecodeOptions(beam_size=1, patience=1.0).patience == 1.0  # the default: no beam, no patience
+
+
+def test_beam_and_best_of_together_are_accepted_the_beam_at_zero_best_of_when_sampling():
+    options = DecodeOptions(beam_size=5, best_of=3, temperatures=(0.0, 0.4))
+    assert (options.beam_size, options.best_of) == (5, 3)
