@@ -6,7 +6,6 @@ engine while it runs; the caller only sees `DictationEvent`s through its sink.
 
 from __future__ import annotations
 
-import enum
 import logging
 import threading
 import time
@@ -20,6 +19,7 @@ from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, W
 from app.dictation.stats import SessionStats
 from app.dictation.text import Word, join_words
 from app.dictation.timeline import AudioSource, AudioTap, SessionRecorder, Timeline
+from app.dictation.worker_state import LIVE, WorkerState, WorkerStateCell
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
 
 log = logging.getLogger(__name__)
@@ -39,14 +39,6 @@ class DictationOptions:
     audio_tap: AudioTap | None = None
 
 
-class WorkerState(enum.Enum):
-    CREATED = "created"
-    RUNNING = "running"
-    STOPPING = "stopping"  # source closed; draining and committing what is left
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
 class DictationWorker:
     """Runs a dictation session on its own thread; `stop()` flushes, `cancel()` abandons."""
 
@@ -61,7 +53,7 @@ class DictationWorker:
         self.source = source
         self.sink = sink
         self.options = options
-        self.state = WorkerState.CREATED
+        self._state = WorkerStateCell()  # moved by this thread and the caller's: compare-and-set
         self.cancel_token = CancelToken()
         recorder = SessionRecorder(options.record_path) if options.record_path else None
         self.timeline = Timeline(source, options.realtime, recorder=recorder, tap=options.audio_tap)
@@ -86,18 +78,18 @@ class DictationWorker:
     def start(self) -> None:
         """Start the source and the worker thread."""
         self.source.start()  # raises AudioDeviceError before anything runs
-        self.state = WorkerState.RUNNING
+        self._state.move(WorkerState.RUNNING, leaving=(WorkerState.CREATED,))
         self._thread.start()
 
     def stop(self) -> None:
         """Stop capturing; the worker commits the remaining speech, then emits the summary."""
-        if self.state is WorkerState.RUNNING:
-            self.state = WorkerState.STOPPING
+        self._state.move(WorkerState.STOPPING, leaving=(WorkerState.RUNNING,))
         self.source.stop()
 
     def cancel(self) -> None:
-        """Abandon at once: no final decode. Committed text was already delivered."""
-        self.state = WorkerState.CANCELLED
+        """Abandon at once: no final decode. Committed text was already delivered.
+        A session that has FINISHED already stays so."""
+        self._state.move(WorkerState.CANCELLED, leaving=LIVE)
         self.cancel_token.cancel()
         self.source.stop()
 
@@ -105,6 +97,10 @@ class DictationWorker:
         """Wait for the worker to finish; True if it did."""
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+    @property
+    def state(self) -> WorkerState:
+        return self._state.state
 
     @property
     def transcript(self) -> str:
@@ -124,8 +120,7 @@ class DictationWorker:
         finally:
             if self.timeline.recorder is not None:
                 self.timeline.recorder.close()
-            if self.state is not WorkerState.CANCELLED:
-                self.state = WorkerState.FINISHED
+            self._state.move(WorkerState.FINISHED, leaving=LIVE)  # unless cancelled, even just now
             self._emit_summary()
 
     def _loop(self) -> None:
@@ -155,8 +150,7 @@ class DictationWorker:
         try:
             self.source.check_alive()
         except AudioDeviceError as exc:  # keep going: the ring is closed, we drain and commit
-            if self.state is WorkerState.RUNNING:
-                self.state = WorkerState.STOPPING
+            if self._state.move(WorkerState.STOPPING, leaving=(WorkerState.RUNNING,)):
                 self._emit(EventType.ERROR, str(exc), 0.0, 0.0, 0.0)
 
     def _keep_from(self) -> int:
