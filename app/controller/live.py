@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from app.controller.ports import (
 from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
-from app.dictation.policy import PolicyOptions, WindowDecoder, streaming_decode_options
+from app.dictation.policy import PolicyOptions, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
 from app.dictation.worker import DictationOptions, DictationWorker
 
@@ -37,9 +37,6 @@ _KINDS = {
     EventType.ERROR: DictationEventKind.ERROR,
     EventType.SUMMARY: DictationEventKind.ENDED,
 }
-
-
-log = logging.getLogger(__name__)
 
 
 def vad_threshold(sensitivity: float) -> float:
@@ -75,9 +72,7 @@ class LiveSession:
             realtime=request.source.replay_file is None or request.source.realtime,
             audio_tap=self._journal,
         )
-        # The composition root loads WhisperEngine, which is also the worker's WindowDecoder.
-        decoder = cast(WindowDecoder, request.engine)
-        self._worker = DictationWorker(self._source, decoder, self._forward, options)
+        self._worker = DictationWorker(self._source, request.engine, self._forward, options)
 
     def start(self) -> None:
         try:

@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from app.dictation.policy import WindowDecoder
 from app.engine.speech_map import SpeechDetector
 from app.engine.subtitles import SubtitleOptions
 from app.engine.types import (
@@ -31,7 +32,10 @@ ProgressCallback = Callable[[float, float], None]
 """(audio seconds done, audio seconds in total), called from the transcribing thread."""
 
 
-class Engine(Protocol):
+class Engine(WindowDecoder, Protocol):
+    """A loaded model: files are transcribed whole (`transcribe`); live dictation decodes one
+    window at a time (`decode_window`, `tokenizer`, from `WindowDecoder`)."""
+
     def transcribe(
         self,
         audio: NDArray[np.float32] | Iterable[NDArray[np.float32]],
