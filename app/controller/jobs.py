@@ -6,6 +6,7 @@ its own job with a readable message and the queue goes on.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 import queue
@@ -48,8 +49,33 @@ MEDIA_SUFFIXES = frozenset(
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Job:
+    """One file job as the GUI sees it: a frozen snapshot, made by the worker thread at each
+    change and handed to the GUI thread by a queued signal (nothing is shared while it runs).
+    `done_s`/`total_s`/`eta_s`: audio seconds done, in total, and the seconds still expected."""
+
+    id: int
+    path: Path
+    state: JobState = JobState.QUEUED
+    done_s: float = 0.0
+    total_s: float | None = None
+    eta_s: float | None = None
+    error: str = ""
+    transcript: FileTranscript | None = None
+
+    @property
+    def fraction(self) -> float:
+        if self.state == JobState.DONE:
+            return 1.0
+        return min(1.0, self.done_s / self.total_s) if self.total_s else 0.0
+
+
+@dataclass
+class _Work:
+    """The worker thread's own record of a job: only that thread writes it; other threads use
+    nothing but `cancel_token` (thread-safe)."""
+
     id: int
     path: Path
     state: JobState = JobState.QUEUED
@@ -60,11 +86,9 @@ class Job:
     transcript: FileTranscript | None = None
     cancel_token: CancelToken = field(default_factory=CancelToken)
 
-    @property
-    def fraction(self) -> float:
-        if self.state == JobState.DONE:
-            return 1.0
-        return min(1.0, self.done_s / self.total_s) if self.total_s else 0.0
+    def snapshot(self) -> Job:
+        return Job(self.id, self.path, self.state, self.done_s, self.total_s, self.eta_s, self.error,
+                   self.transcript)
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -85,9 +109,12 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 
 
 class JobQueue(QObject):
+    """Transcribes added files in order on one thread; `jobs` holds each job's latest snapshot
+    (GUI thread), and every change is announced with a new one."""
+
     job_added = Signal(object)  # Job
     job_changed = Signal(object)  # Job
-    job_finished = Signal(object)  # Job (done, failed or cancelled)
+    job_finished = Signal(object)  # Job (done, failed or cancelled), announced once
     _update = Signal(object)  # Job, from the worker thread
 
     def __init__(
@@ -104,9 +131,9 @@ class JobQueue(QObject):
         self._decoder = decoder
         self._config = config
         self._ids = itertools.count(1)
-        self.jobs: dict[int, Job] = {}
-        self._reported: set[int] = set()
-        self._queue: queue.Queue[tuple[Job, EngineConfig, DecodeOptions] | None] = queue.Queue()
+        self.jobs: dict[int, Job] = {}  # the latest snapshot of each job; GUI thread only
+        self._work: dict[int, _Work] = {}
+        self._queue: queue.Queue[tuple[_Work, EngineConfig, DecodeOptions] | None] = queue.Queue()
         self._engine: tuple[EngineConfig, LoadedEngine] | None = None
         self._worker = threading.Thread(target=self._run, name="earshot-jobs", daemon=True)
         self._worker.start()
@@ -115,36 +142,37 @@ class JobQueue(QObject):
     def add(self, paths: Iterable[Path]) -> list[Job]:
         added = []
         for path in expand_paths(paths):
-            job = Job(next(self._ids), path)
-            self.jobs[job.id] = job
+            work = _Work(next(self._ids), path)
+            self._work[work.id] = work
+            job = self.jobs[work.id] = work.snapshot()
             added.append(job)
             self.job_added.emit(job)
             engine_config, options = self._config()
-            self._queue.put((job, engine_config, options))
+            self._queue.put((work, engine_config, options))
         return added
 
     def cancel(self, job_id: int) -> None:
         job = self.jobs.get(job_id)
         if job is not None and not job.state.finished:
-            job.cancel_token.cancel()
-            if job.state == JobState.QUEUED:
-                self._set(job, JobState.CANCELLED)
+            self._work[job_id].cancel_token.cancel()
+            if job.state == JobState.QUEUED:  # the worker will skip it: announce its end now
+                self._on_update(dataclasses.replace(job, state=JobState.CANCELLED))
 
     def remove(self, job_id: int) -> None:
         job = self.jobs.get(job_id)
         if job is not None and job.state.finished:
-            del self.jobs[job_id]
+            del self.jobs[job_id], self._work[job_id]
 
     def shutdown(self, timeout_s: float = 3.0) -> None:
         """Cancel every job and wait for the worker thread (it checks cancel at every step)."""
-        for job in self.jobs.values():
-            job.cancel_token.cancel()
+        for work in self._work.values():
+            work.cancel_token.cancel()
         self._queue.put(None)
         self._worker.join(timeout_s)
 
     def pending(self) -> int:
         """Jobs whose end has not yet been announced on the GUI thread."""
-        return sum(job.id not in self._reported for job in self.jobs.values())
+        return sum(not job.state.finished for job in self.jobs.values())
 
     # --- worker thread -----------------------------------------------------------------
 
@@ -162,7 +190,7 @@ class JobQueue(QObject):
                 job.error = _readable(exc)
                 self._set(job, JobState.FAILED)
 
-    def _transcribe(self, job: Job, engine_config: EngineConfig, options: DecodeOptions) -> None:
+    def _transcribe(self, job: _Work, engine_config: EngineConfig, options: DecodeOptions) -> None:
         self._set(job, JobState.DECODING)
         audio = self._decoder(job.path)  # decoded as it is transcribed: flat memory on long files
         job.total_s = audio.duration_s
@@ -187,7 +215,7 @@ class JobQueue(QObject):
         self._set(job, JobState.DONE)
 
     def _collect(
-        self, job: Job, engine: Engine, audio: FileAudio, options: DecodeOptions
+        self, job: _Work, engine: Engine, audio: FileAudio, options: DecodeOptions
     ) -> tuple[list[Segment], TranscriptionInfo]:
         """Run the engine, updating progress and ETA as it goes."""
         started = time.monotonic()
@@ -207,7 +235,7 @@ class JobQueue(QObject):
         job.cancel_token.raise_if_cancelled()
         return segments, info
 
-    def _engine_for(self, job: Job, config: EngineConfig) -> LoadedEngine:
+    def _engine_for(self, job: _Work, config: EngineConfig) -> LoadedEngine:
         """Files run on their own engine instance so they never block live dictation."""
         if self._engine is None or self._engine[0] != config:
             self._set(job, JobState.LOADING_MODEL)
@@ -216,23 +244,22 @@ class JobQueue(QObject):
             self._engine = (config, self._loader(config))
         return self._engine[1]
 
-    def _set(self, job: Job, state: JobState) -> None:
+    def _set(self, job: _Work, state: JobState) -> None:
         job.state = state
         try:
-            self._update.emit(job)
+            self._update.emit(job.snapshot())
         except RuntimeError:
             job.cancel_token.cancel()  # the app closed: stop working for nobody
 
     # --- GUI thread ----------------------------------------------------------------------
 
     def _on_update(self, job: Job) -> None:
-        if job.id not in self.jobs or job.id in self._reported:
-            return  # removed, or its end already announced (updates are queued, jobs mutable)
-        finished = job.state.finished
-        if finished:
-            self._reported.add(job.id)  # before the signals: listeners see pending() without it
+        current = self.jobs.get(job.id)
+        if current is None or current.state.finished:
+            return  # removed, or its end already announced (a queued job cancelled here, then started)
+        self.jobs[job.id] = job  # before the signals: listeners see pending() without it
         self.job_changed.emit(job)
-        if finished:
+        if job.state.finished:
             self.job_finished.emit(job)
 
 

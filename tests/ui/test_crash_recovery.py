@@ -98,8 +98,9 @@ def test_kill_9_mid_dictation_offers_the_untranscribed_audio_at_the_next_start(q
     wait_model_ready(qtbot, window)
     bar.transcribe_button.click()
     assert not bar.isVisible()
-    [job] = window.controller.jobs.jobs.values()
-    qtbot.waitUntil(lambda: job.state.finished, timeout=120_000)
+    jobs = window.controller.jobs
+    qtbot.waitUntil(lambda: [j.state.finished for j in jobs.jobs.values()] == [True], timeout=120_000)
+    [job] = jobs.jobs.values()  # the latest snapshot (jobs are frozen)
     assert job.transcript is not None, job.error
     [recovered] = [e for e in window.controller.history.search() if e.kind is EntryKind.FILE]
     assert recovered.title.startswith("Recovered dictation")

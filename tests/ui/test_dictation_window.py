@@ -40,11 +40,12 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     window.controller.dictation.level.connect(levels.append)
 
     window.controller.add_files([DATA / "espeak_morning.wav"])
-    [job] = window.controller.jobs.jobs.values()
+    [job_id] = window.controller.jobs.jobs
     seen = dictate(qtbot, window, DATA / CLIP)  # dictation and a file job at the same time
     assert window.record_bar.button.text() == "Stop"
     qtbot.waitUntil(lambda: window.controller.dictation.state == RecordState.IDLE, timeout=120_000)
-    qtbot.waitUntil(lambda: job.state.finished, timeout=120_000)
+    qtbot.waitUntil(lambda: window.controller.jobs.jobs[job_id].state.finished, timeout=120_000)
+    job = window.controller.jobs.jobs[job_id]  # the latest snapshot (jobs are frozen)
     assert normalized(job.transcript.text) == normalized(CLIPS["espeak_morning.wav"]["text"])
 
     assert normalized(window.transcript.committed_text) == EXPECTED

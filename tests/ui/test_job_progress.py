@@ -42,6 +42,7 @@ def test_progress_eta_and_cancel(qtbot, parts, tmp_path: Path) -> None:
 
     row.cancel_button.click()
     qtbot.waitUntil(lambda: jobs.pending() == 0, timeout=300_000)
+    first, second = jobs.jobs[first.id], jobs.jobs[second.id]  # the latest snapshots (jobs are frozen)
     assert first.state == JobState.CANCELLED and row.status.text() == "Cancelled"
     assert second.state == JobState.DONE
     assert normalized(second.transcript.text) == normalized(CLIPS["espeak_weather.wav"]["text"])
