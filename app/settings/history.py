@@ -40,6 +40,7 @@ _SQL = {
     "create": "INSERT INTO entries(id, kind, title, source, created, updated, text)"
     " VALUES (:id, :kind, :title, :source, :at, :at, :text)",
     "append": "UPDATE entries SET text = text || :text, updated = :at WHERE id = :id",
+    "set_text": "UPDATE entries SET text = :text, updated = :at WHERE id = :id",
     "delete": "DELETE FROM entries WHERE id = :id",
     "delete_if_empty": "DELETE FROM entries WHERE id = :id AND trim(text) = ''",
 }
@@ -107,6 +108,9 @@ class HistoryStore:
     def append(self, entry_id: int, text: str) -> None:
         """Add committed text to the end of an entry (stored at once, or queued and journaled)."""
         self._write("append", id=entry_id, text=text)
+
+    def set_text(self, entry_id: int, text: str) -> None:
+        self._write("set_text", id=entry_id, text=text)
 
     def delete(self, entry_id: int) -> None:
         self._write("delete", id=entry_id)
@@ -273,6 +277,8 @@ class HistoryStore:
                 continue
             elif write.op == "append":
                 by_id[entry_id] = dataclasses.replace(entry, text=entry.text + args["text"], updated=args["at"])
+            elif write.op == "set_text":
+                by_id[entry_id] = dataclasses.replace(entry, text=args["text"], updated=args["at"])
             elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):
                 del by_id[entry_id]
         return sorted(by_id.values(), key=lambda e: (e.updated, e.id), reverse=True)
