@@ -26,6 +26,7 @@ from app.controller.ports import (
     TranscriptExporter,
     VoiceDetection,
 )
+from app.controller.record_display import RecordDisplayState
 from app.controller.states import ModelState
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.subtitles import SubtitleOptions
@@ -81,6 +82,7 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.record_display = RecordDisplayState(self.dictation, self.models, self)
         self.downloads = ModelDownloads(self)
         self._apply_download_settings()
         self.idle_ms_per_minute = 60_000  # a test shortens the minute; users set the minutes

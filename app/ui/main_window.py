@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self.record_bar.record_clicked.connect(c.dictation.toggle)
         self.record_bar.device_chosen.connect(c.set_input_device)
         c.dictation.state_changed.connect(self._on_record_state)
+        c.record_display.changed.connect(lambda shown: self.record_bar.set_state(shown.state, shown.detail))
         c.dictation.committed.connect(self.transcript.append_committed)
         c.dictation.tentative.connect(self.transcript.set_tentative)
         c.dictation.level.connect(self.record_bar.meter.set_level)
@@ -139,7 +140,6 @@ class MainWindow(QMainWindow):
     # --- reactions -------------------------------------------------------------------
 
     def _on_record_state(self, state: RecordState, reason: str) -> None:
-        self.record_bar.set_state(state, reason)
         self.actions_["record"].setText("&Stop dictation" if state.is_active else "&Record")
         if state == RecordState.ERROR:  # a device was lost or missing: list what is there now
             self._refresh_devices(rescan=True)
@@ -147,8 +147,6 @@ class MainWindow(QMainWindow):
     def _on_model_state(self, state: ModelState) -> None:
         if state == ModelState.LOADING:
             self.model_label.setText(f"Loading {self.controller.settings.model.name}…")
-            if self.controller.dictation.state == RecordState.IDLE:
-                self.record_bar.set_state(RecordState.LOADING_MODEL, "Dictation is ready in a moment")
 
     def _on_model_loaded(self, description: EngineDescription) -> None:
         self.model_label.setText(f"Model {description.model}")
@@ -156,17 +154,12 @@ class MainWindow(QMainWindow):
         self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
         if description.note:
             self.notice.show_message(description.note)
-        if self.controller.dictation.state == RecordState.IDLE:
-            self.record_bar.set_state(RecordState.IDLE, "")
 
     def _on_model_failed(self, message: str) -> None:
         self.model_label.setText("No model loaded")
-        self.record_bar.set_state(RecordState.ERROR, message)
 
     def _on_model_kept(self, message: str) -> None:
         self.notice.show_message(message)
-        if self.controller.dictation.state == RecordState.IDLE:
-            self.record_bar.set_state(RecordState.IDLE, "")
         description = self.controller.models.description
         if description is not None:
             self._on_model_loaded(description)
