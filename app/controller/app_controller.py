@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
 from app.controller.model_downloads import ModelDownloads
+from app.controller.model_library import ModelLibrary
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioDecoder,
@@ -84,6 +85,7 @@ class AppController(QObject):
         self.jobs.job_finished.connect(self._save_file_transcript)
         self.record_display = RecordDisplayState(self.dictation, self.models, self)
         self.downloads = ModelDownloads(self)
+        self.library = ModelLibrary(parts.catalog, self._models_in_use, self)
         self._apply_download_settings()
         self.idle_ms_per_minute = 60_000  # a test shortens the minute; users set the minutes
         self.idle_timer = QTimer(self, singleShot=True)
@@ -143,6 +145,10 @@ class AppController(QObject):
     def _apply_download_settings(self) -> None:
         self.downloads.mirror = self.settings.downloads.mirror
         self.downloads.token = self.settings.downloads.token
+
+    def _models_in_use(self) -> set[str]:
+        model = self.settings.model
+        return {name for name in (model.name, model.file_name) if name}
 
     def engine_config(self) -> EngineConfig:
         model = self.settings.model

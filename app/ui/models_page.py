@@ -73,6 +73,7 @@ class ModelsPage(QWidget):
         self.downloads.finished.connect(self._on_finished)
         self.downloads.failed.connect(lambda name, why: self._on_ended(name, f"{name}: download failed: {why}"))
         self.downloads.cancelled.connect(lambda name: self._on_ended(name, f"{name}: cancelled, nothing kept."))
+        controller.library.removed.connect(self._removed)
         self.downloads.checked.connect(self._on_checked)
         self._load_cached_checks()
         self.refresh()
@@ -130,7 +131,7 @@ class ModelsPage(QWidget):
 
     def _installed_names(self) -> set[str]:
         try:
-            return {m.name for m in self.controller.parts.catalog.list_models()}
+            return {m.name for m in self.controller.library.list_models()}
         except Exception:  # a broken store: everything shows as not installed
             log.exception("listing the models failed")
             return set()
@@ -168,16 +169,11 @@ class ModelsPage(QWidget):
         model = self.selected()
         if model is None:
             return
-        settings = self.controller.settings.model
-        if model.name in (settings.name, settings.file_name):
-            self.status.setText(f"{model.name} is in use; pick another model and apply first.")
-            return
-        try:
-            self.controller.parts.catalog.remove(model.name)
-            self.status.setText(f"Deleted {model.name}.")
-        except Exception as exc:  # e.g. the bundled model
-            log.exception("deleting %s failed", model.name)
-            self.status.setText(f"Could not delete {model.name}: {exc}")
+        refused = self.controller.library.remove(model.name)  # off the GUI thread; `removed` follows
+        self.status.setText(refused or f"Deleting {model.name}…")
+
+    def _removed(self, name: str, error: str) -> None:
+        self.status.setText(f"Could not delete {name}: {error}" if error else f"Deleted {name}.")
         self.refresh()
 
     def _load_cached_checks(self) -> None:

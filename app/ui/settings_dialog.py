@@ -63,6 +63,7 @@ class SettingsDialog(QDialog):
         tabs.addTab(self.output_page, "Dictate into apps")
         self.models_page = ModelsPage(controller, self.settings.downloads, self)
         self.models_page.installed.connect(lambda _name: self._load_models())
+        controller.library.removed.connect(self._model_removed)
         tabs.addTab(self.models_page, "Download models")
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
@@ -106,7 +107,7 @@ class SettingsDialog(QDialog):
         self.provider = QComboBox(tab)
         self.provider.setAccessibleName("Execution provider")
         self.provider.addItem("CPU (default)", None)
-        for name in self.controller.parts.catalog.providers():
+        for name in self.controller.library.providers():
             if name != "cpu":
                 self.provider.addItem(provider_label(name), name)
         self._select(self.provider, self.settings.model.provider)
@@ -221,7 +222,7 @@ class SettingsDialog(QDialog):
 
     def _load_models(self) -> None:
         try:
-            self._models = self.controller.parts.catalog.list_models()
+            self._models = self.controller.library.list_models()
         except Exception as exc:  # a broken model store must not stop the dialog
             log.exception("listing the models failed")
             self._models = []
@@ -254,7 +255,7 @@ class SettingsDialog(QDialog):
 
     def _fill_precisions(self) -> None:
         current = self.precision.currentData() or self.settings.model.precision
-        support = self.controller.parts.catalog.precision_support(self.provider.currentData())
+        support = self.controller.library.precision_support(self.provider.currentData())
         self.precision.clear()
         model = self.precision.model()
         assert isinstance(model, QStandardItemModel)
@@ -274,11 +275,9 @@ class SettingsDialog(QDialog):
             return
         self.import_button.setEnabled(False)
         self.message.setText(f"Importing {Path(folder).name}…")
-        catalog = self.controller.parts.catalog
-        self._import = BackgroundCall(lambda: catalog.import_folder(Path(folder)), self)
+        self._import = self.controller.library.import_folder(Path(folder))
         self._import.succeeded.connect(self._imported)
         self._import.failed.connect(lambda error: self._import_done(f"Import failed: {error}"))
-        self._import.start()
 
     def _imported(self, info: object) -> None:
         if isinstance(info, ModelInfo):
@@ -294,14 +293,11 @@ class SettingsDialog(QDialog):
         info = self.selected_model()
         if info is None:
             return
-        if info.name == self.controller.settings.model.name:
-            self.message.setText("That model is in use; pick another and apply first.")
-            return
-        try:
-            self.controller.parts.catalog.remove(info.name)
-        except Exception as exc:  # e.g. the bundled model cannot be removed
-            log.exception("removing model %s failed", info.name)
-            self.message.setText(f"Could not remove {info.name}: {exc}")
+        refused = self.controller.library.remove(info.name)  # off the GUI thread; `removed` follows
+        self.message.setText(refused or f"Removing {info.name}…")
+
+    def _model_removed(self, name: str, error: str) -> None:
+        self.message.setText(f"Could not remove {name}: {error}" if error else f"Removed {name}.")
         self._load_models()
 
     # --- applying --------------------------------------------------------------------
