@@ -96,11 +96,15 @@ class VadOptions:
 
 
 class VadState(enum.Enum):
+    """Whether the segmenter is inside an utterance (SPEECH) or between them (SILENCE)."""
+
     SILENCE = "silence"
     SPEECH = "speech"
 
 
 class VadEventKind(enum.Enum):
+    """An utterance began (START) or ended (END), at a 16 kHz sample index."""
+
     START = "start"
     END = "end"
 

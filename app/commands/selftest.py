@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 
 class Outcome(Enum):
+    """A self-test check passed, passed with a remark, or failed (values are the printed tags)."""
+
     OK = " ok "
     WARN = "warn"
     FAIL = "FAIL"
@@ -52,6 +54,8 @@ class Outcome(Enum):
 
 @dataclass
 class CheckResult:
+    """One self-test check: its outcome and a one-line detail."""
+
     outcome: Outcome
     detail: str
 

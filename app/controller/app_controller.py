@@ -56,6 +56,9 @@ class AppParts:
 
 
 class AppController(QObject):
+    """The one object the widgets talk to: settings, the model, dictation, file jobs, the models
+    API (`library`), the record bar's display state and the history; parts come from `AppParts`."""
+
     settings_changed = Signal(object)  # Settings
     notice = Signal(str)  # a message the window shows once (e.g. a corrupt settings file)
     history_changed = Signal()

@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class DesktopOptions:
+    """How dictation reaches other apps: where committed text goes, and the global hotkey."""
+
     output: OutputOptions = field(default_factory=OutputOptions)
     hotkey: str = DEFAULT_HOTKEY
     """e.g. "ctrl+alt+space"; "" = no global hotkey."""

@@ -12,6 +12,9 @@ HotkeyOpener = Callable[[str, Callable[[], None], Callable[[], None]], HotkeyLis
 
 
 class GlobalHotkey(QObject):
+    """The system-wide hotkey as Qt signals: `pressed`/`released` on the GUI thread, whatever
+    thread the platform listener runs on."""
+
     pressed = Signal()
     released = Signal()
     _pressed = Signal()  # from the listener thread

@@ -20,6 +20,8 @@ from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 
 @dataclass(frozen=True)
 class OutputOptions:
+    """Where committed text goes (`mode`) and how it is cleaned up first (`postprocess`)."""
+
     mode: OutputMode = OutputMode.WINDOW
     postprocess: PostProcessOptions = field(default_factory=PostProcessOptions)
 

@@ -75,6 +75,8 @@ class EngineDescription:
 
 @dataclass(frozen=True)
 class LoadedEngine:
+    """A loaded engine and what was actually loaded (for the status bar)."""
+
     engine: Engine
     description: EngineDescription
 
@@ -85,12 +87,16 @@ EngineLoader = Callable[[EngineConfig], LoadedEngine]
 
 @dataclass(frozen=True)
 class ModelInfo:
+    """An installed model: its name, whether it knows languages other than English, a short detail."""
+
     name: str
     multilingual: bool
     detail: str = ""
 
 
 class ModelCatalog(Protocol):
+    """The installed models on disk: list, import, remove, and which precisions a provider runs."""
+
     def list_models(self) -> list[ModelInfo]: ...
 
     def import_folder(self, path: Path, name: str | None = None) -> ModelInfo: ...
@@ -108,6 +114,8 @@ class ModelCatalog(Protocol):
 
 
 class DictationEventKind(enum.Enum):
+    """What a live session reports: tentative text, committed text, an utterance's end, an error, its end."""
+
     TENTATIVE = "tentative"
     COMMIT = "commit"
     FINAL = "final"
@@ -161,6 +169,8 @@ class DictationRequest:
 
 
 class DictationSession(Protocol):
+    """One live dictation session; its events go to the `emit` it was opened with."""
+
     def start(self) -> None: ...
 
     def stop(self) -> None:
@@ -184,6 +194,8 @@ DictationFactory = Callable[[DictationRequest, Callable[[DictationEvent], None]]
 
 @dataclass(frozen=True)
 class InputDevice:
+    """An audio input device by name; `is_default` for the system's default one."""
+
     name: str
     is_default: bool = False
 
@@ -231,6 +243,8 @@ EXPORT_FORMATS: Sequence[str] = ("txt", "srt", "vtt", "json")
 
 
 class TranscriptExporter(Protocol):
+    """Renders a file transcript as txt/srt/vtt/json/... and writes it to disk."""
+
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str: ...
 
     def write(self, fmt: str, transcript: FileTranscript, target: Path,

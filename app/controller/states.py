@@ -6,6 +6,9 @@ import enum
 
 
 class RecordState(enum.Enum):
+    """What the record bar shows: idle, waiting for the model, listening, hearing speech,
+    finishing the last utterance, or an error (with its reason)."""
+
     IDLE = "idle"
     LOADING_MODEL = "loading model"
     LISTENING = "listening"
@@ -20,6 +23,8 @@ class RecordState(enum.Enum):
 
 
 class ModelState(enum.Enum):
+    """The live model: not loaded (or unloaded while idle), loading, ready, or failed to load."""
+
     NOT_LOADED = "not loaded"
     LOADING = "loading"
     READY = "ready"
@@ -27,6 +32,8 @@ class ModelState(enum.Enum):
 
 
 class JobState(enum.Enum):
+    """Where a file job is; DONE, FAILED and CANCELLED are final (`finished`)."""
+
     QUEUED = "queued"
     LOADING_MODEL = "loading model"
     DECODING = "reading file"

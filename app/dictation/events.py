@@ -10,6 +10,8 @@ from typing import Any
 
 
 class EventType(enum.Enum):
+    """What the dictation worker reports to its sink (see each value's comment)."""
+
     TENTATIVE = "tentative"  # may still change; replaces the previous tentative text
     COMMIT = "commit"  # a delta of committed text: never changes, never repeats
     FINAL = "final"  # the utterance ended; the rest of its text, committed

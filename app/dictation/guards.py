@@ -44,6 +44,8 @@ class GuardOptions:
 
 
 class Verdict(enum.Enum):
+    """A guard's judgement of one decoded window: keep it, or why it is dropped."""
+
     ACCEPT = "accept"
     NO_SPEECH = "no_speech"
     LOOPING = "looping"

@@ -40,6 +40,8 @@ class Replacement:
 
 @dataclass(frozen=True)
 class PostProcessOptions:
+    """How committed text is cleaned up before it is typed or pasted (each field says what it does)."""
+
     spoken_punctuation: bool = True
     remove_fillers: bool = True
     capitalize_sentences: bool = True

@@ -43,6 +43,8 @@ class SearchConfig:
 
 @dataclass
 class DecodeOutcome:
+    """The chosen hypothesis of one window: its tokens and log-probabilities, and P(no speech)."""
+
     tokens: list[int]
     sum_logprob: float
     avg_logprob: float
@@ -53,6 +55,8 @@ class DecodeOutcome:
 
 @dataclass
 class StepStats:
+    """Counts from one decoding loop (tokens decoded)."""
+
     n_tokens: int = 0
 
 

@@ -14,6 +14,8 @@ _RATE_WINDOW_S = 5.0  # MB/s over the last few seconds: steady, yet follows a ch
 
 
 class Phase(enum.Enum):
+    """The steps of a model download, in order (see each value's comment)."""
+
     CHECKING = "checking"  # repository info, free space
     DOWNLOADING = "downloading"
     VERIFYING = "verifying"  # sha256 against the hub's

@@ -16,6 +16,9 @@ NEG_INF = -np.inf
 
 
 class LogitFilter(Protocol):
+    """Changes the logits [rows, n_vocab] float32 in place before a token is chosen, given the
+    tokens each row sampled so far."""
+
     def apply(self, logits: NDArray[np.float32], sampled: Sequence[Sequence[int]]) -> None: ...
 
 

@@ -77,6 +77,8 @@ def bundled_model_dir() -> Path:
 
 @dataclass(frozen=True)
 class ModelEntry:
+    """An installed model: its name, the folder of its weights, whether it ships with the app."""
+
     name: str
     source: Path
     bundled: bool = False
@@ -100,6 +102,9 @@ def default_prebuilt_dir() -> Path | None:
 
 
 class ModelStore:
+    """The models on disk: the bundled one, imported and downloaded ones (data dir), and their
+    converted ONNX graphs (cache dir)."""
+
     def __init__(self, data_dir: Path | None = None, cache_dir: Path | None = None,
                  prebuilt_dir: Path | None = None) -> None:
         self.data_dir = data_dir or default_data_dir()

@@ -16,6 +16,8 @@ from numpy.typing import NDArray
 
 @dataclass
 class Hypothesis:
+    """One row's decoded tokens so far, their summed log-probability, and whether it ended."""
+
     tokens: list[int] = field(default_factory=list)
     sum_logprob: float = 0.0
     finished: bool = False
@@ -25,6 +27,8 @@ class Hypothesis:
 
 @dataclass
 class StepResult:
+    """One step of a strategy: each row's next token, the row it continues, and whether all are done."""
+
     next_tokens: NDArray[np.int64]  # [rows]
     source_rows: NDArray[np.int64]  # [rows]
     done: bool

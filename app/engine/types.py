@@ -23,6 +23,8 @@ N_SAMPLES_WINDOW = 30 * SAMPLE_RATE
 
 
 class Task(enum.Enum):
+    """Whisper's task: write down what is said, or translate it into English."""
+
     TRANSCRIBE = "transcribe"
     TRANSLATE = "translate"
 
@@ -215,6 +217,9 @@ class Timings:
 
 @dataclass
 class TranscriptionInfo:
+    """About a whole transcription: the language (and its probability), the audio's length in
+    seconds, and the time each stage took."""
+
     language: str
     language_probability: float
     duration_s: float

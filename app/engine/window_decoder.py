@@ -32,6 +32,8 @@ def compression_ratio(text: str) -> float:
 
 @dataclass
 class WindowDecode:
+    """One window's accepted decode: the outcome, the temperature it took, its compression ratio, text."""
+
     outcome: DecodeOutcome
     temperature: float
     compression_ratio: float

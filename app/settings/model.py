@@ -100,6 +100,8 @@ class OutputSettings:
 
 @dataclass
 class Settings:
+    """Everything the user sets, one dataclass per `[section]` of settings.toml."""
+
     model: ModelSettings = field(default_factory=ModelSettings)
     decode: DecodeSettings = field(default_factory=DecodeSettings)
     dictation: DictationSettings = field(default_factory=DictationSettings)

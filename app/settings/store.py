@@ -55,6 +55,8 @@ def default_settings_path() -> Path:
 
 @dataclass
 class LoadResult:
+    """The settings read from disk, and why defaults were used instead (if they were)."""
+
     settings: Settings
     notice: str | None = None
     """A user-facing sentence when the file was unusable and defaults were used."""

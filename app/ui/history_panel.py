@@ -98,6 +98,8 @@ def _elide_lines(text: str, metrics: QFontMetrics, width: int, lines: int) -> st
 
 
 class HistoryPanel(QWidget):
+    """The searchable list of past dictations and file transcripts; `open_entry(title, text)`."""
+
     open_entry = Signal(str, str)  # title, text
 
     def __init__(self, history: HistoryStore, parent: QWidget | None = None) -> None:

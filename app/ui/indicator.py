@@ -26,6 +26,8 @@ _LOOK = {  # state -> (text, dot colour)
 
 
 class DictationIndicator(QWidget):
+    """The small floating window that shows dictation's state and level over other apps."""
+
     clicked = Signal()
 
     def __init__(self, hint: str = "", error_shown_ms: int = ERROR_SHOWN_MS) -> None:

@@ -68,6 +68,8 @@ def describe(job: Job) -> str:
 
 
 class JobRow(QFrame):
+    """One file job in the jobs panel: name, status line, progress, and its buttons."""
+
     cancel_requested = Signal(int)
     open_requested = Signal(int)
     copy_requested = Signal(int)

@@ -40,6 +40,9 @@ QuitQuestion = Callable[[QWidget], bool]
 
 
 class MainWindow(QMainWindow):
+    """The main window: record bar, live transcript, history and file jobs; it renders what the
+    controller says (`record_display`, dictation and model signals) and sends it the user's commands."""
+
     def __init__(self, controller: AppController, tray: Tray | None = None) -> None:
         super().__init__()
         self.controller = controller

@@ -54,6 +54,8 @@ def desktop_note(platform: str = sys.platform, session: str | None = None) -> st
 
 
 class OutputSettingsPage(QWidget):
+    """Settings > Dictate into apps: output mode, hotkey, and the clean-up of committed text."""
+
     def __init__(self, settings: OutputSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settings = settings

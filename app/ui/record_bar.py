@@ -80,6 +80,8 @@ class LevelMeter(QWidget):
 
 
 class RecordBar(QWidget):
+    """The record button, the state and its detail line, the level meter and the input picker."""
+
     record_clicked = Signal()
     device_chosen = Signal(object)  # str | None (None = system default)
 

@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 
 
 class SettingsDialog(QDialog):
+    """The settings dialog: model, transcription, dictation, output and downloads tabs; OK/Apply
+    hand a new `Settings` to the controller, models are listed and removed through its `library`."""
+
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")

@@ -20,6 +20,8 @@ TRAY_ICON = {
 
 
 class Tray(QObject):
+    """The system tray icon and its menu: record/stop, show the window, quit."""
+
     toggle_record = Signal()
     show_window = Signal()
     quit_requested = Signal()

@@ -10,6 +10,8 @@ from typing import Protocol
 
 
 class HotkeyMode(enum.Enum):
+    """How the global hotkey drives dictation: toggle, or hold to talk."""
+
     TOGGLE = "toggle"  # press to start, press again to stop
     HOLD = "hold"  # dictate while the keys are held down (push-to-talk)
 
@@ -19,6 +21,8 @@ class HotkeyError(RuntimeError):
 
 
 class HotkeyListener(Protocol):
+    """A grabbed global hotkey whose press and release callbacks run on the listener's thread."""
+
     chord: str
 
     def stop(self) -> None:

@@ -32,6 +32,8 @@ def _virtual_key(key: str) -> int:
 
 
 class WindowsHotkey:
+    """A global hotkey on Windows (RegisterHotKey), listened for on its own thread."""
+
     def __init__(self, chord: str, on_press: Callback, on_release: Callback) -> None:
         self.chord = chord
         parts = [p.strip() for p in chord.split("+") if p.strip()]

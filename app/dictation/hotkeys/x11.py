@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 
 class X11Hotkey:
+    """A global hotkey on X11 (a passive key grab), listened for on its own thread."""
+
     def __init__(self, chord: str, on_press: Callback, on_release: Callback, display_name: str | None = None) -> None:
         if Display is None:
             raise HotkeyError("the X11 hotkey needs python-xlib (pip install python-xlib)")

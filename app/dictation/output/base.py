@@ -7,6 +7,8 @@ from typing import Protocol
 
 
 class OutputMode(enum.Enum):
+    """Where committed dictation text goes (see each value's comment)."""
+
     WINDOW = "window"  # text stays in Earshot's own window
     TYPE = "type"  # committed text is typed into the focused window
     PASTE = "paste"  # committed text goes through the clipboard and a paste key

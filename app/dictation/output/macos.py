@@ -23,6 +23,8 @@ _CHUNK = 20  # CGEventKeyboardSetUnicodeString takes at most 20 UTF-16 units per
 
 
 class CGEventKeyboard:
+    """Types text into the focused macOS app with CGEvent keyboard events."""
+
     name = "macOS CGEvent"
 
     def __init__(self) -> None:

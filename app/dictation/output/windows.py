@@ -41,6 +41,8 @@ def _key(vk: int = 0, scan: int = 0, flags: int = 0) -> _Input:
 
 
 class SendInputKeyboard:
+    """Types text into the focused Windows app with SendInput Unicode key events."""
+
     name = "Windows SendInput"
 
     def __init__(self) -> None:
