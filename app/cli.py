@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return int(run_self_test())
     if args.command is None:
-        from app.ui.main import run_gui
+        from app.composition import run_gui
 
         return int(run_gui(argv))  # the window parses its own options again (and Qt's)
     if extra:

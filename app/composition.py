@@ -1,4 +1,6 @@
-"""The composition root: the only place that picks concrete classes for the app.
+"""The app's composition root: the only place that picks concrete classes and wires them
+(parts -> controller -> window, tray, desktop session), for `earshot` without a subcommand.
+The command line's subcommands have their own root, `app.cli`.
 
 Heavy imports (onnxruntime, the engine) happen inside the functions, on first use, which is
 off the GUI thread for model loading, so the window appears before they are paid for.
@@ -6,7 +8,9 @@ off the GUI thread for model loading, so the window appears before they are paid
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +34,12 @@ from app.settings.history import HistoryStore
 from app.settings.store import SettingsStore
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from app.controller.app_controller import AppController
     from app.engine.formats import TranscriptMeta
+    from app.ui.desktop_output import DesktopOutput
+    from app.ui.main_window import MainWindow
 
 
 def build_parts(
@@ -184,3 +193,77 @@ def list_input_devices(rescan: bool = False) -> list[InputDevice]:
     if rescan:
         rescan_devices()
     return [InputDevice(d.name, d.is_default) for d in real_list()]
+
+
+# --- the window -----------------------------------------------------------------------------
+
+
+def parse_gui_args(argv: list[str]) -> argparse.Namespace:
+    from app.ui.gui_options import add_gui_arguments
+
+    parser = argparse.ArgumentParser(prog="earshot", description="Open the Earshot window.")
+    add_gui_arguments(parser)
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def create_app(argv: list[str]) -> tuple[QApplication, MainWindow, AppController]:
+    """Build the application, controller and window (shown; the model is not loaded yet)."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.theme import apply_theme
+
+    args = parse_gui_args(argv)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0], *argv])
+    app.setApplicationName("Earshot")
+    app.setOrganizationName("Earshot")
+    app.setDesktopFileName("earshot")
+    app.setQuitOnLastWindowClosed(False)  # the tray may keep us alive; MainWindow quits
+    apply_theme(app)
+    from app.controller.app_controller import AppController  # after Qt: keeps the first paint early
+    from app.controller.ports import AudioSource
+    from app.ui.main_window import MainWindow
+    from app.ui.tray import Tray
+
+    controller = AppController(build_parts())
+    if args.replay is not None:
+        controller.dictation.source_override = AudioSource(replay_file=args.replay, realtime=True)
+    window = MainWindow(controller, Tray(app))
+    if not (args.minimized and window.tray and window.tray.available):
+        window.show()
+    return app, window, controller
+
+
+def build_desktop_output(app: QApplication, window: MainWindow, controller: AppController,
+                         args: argparse.Namespace) -> DesktopOutput:
+    """The desktop session (hotkey, control channel, output) with this run's overrides, and
+    its view (the indicator); shut down when the app quits."""
+    from app.controller.desktop_session import DesktopSession, SessionOverrides
+    from app.dictation.hotkeys import HotkeyMode
+    from app.dictation.output import OutputMode
+    from app.ui.desktop_output import DesktopOutput
+
+    overrides = SessionOverrides(
+        output=OutputMode(args.output) if args.output else None,
+        hotkey=args.hotkey,
+        hotkey_mode=HotkeyMode(args.hotkey_mode) if args.hotkey_mode else None,
+    )
+    output = DesktopOutput(window, controller, DesktopSession(controller, overrides))
+    app.aboutToQuit.connect(output.shutdown)
+    return output
+
+
+def run_gui(argv: list[str]) -> int:
+    from PySide6.QtCore import QTimer
+
+    from app.ui.desktop_output import forward_to_running_instance
+
+    if forward_to_running_instance():
+        return 0  # the running Earshot came to the front
+    app, window, controller = create_app(argv)
+    output = build_desktop_output(app, window, controller, parse_gui_args(argv))
+    if not output.start():
+        return 0
+    QTimer.singleShot(0, controller.start)  # the window paints first, then the model loads
+    return app.exec()

@@ -73,13 +73,13 @@ def test_earshot_status_refuses_a_prepared_folder(qtbot, impostor: list[str], sh
 
 def test_the_window_starts_without_the_channel_instead_of_obeying_an_impostor(
         qtbot, impostor: list[str], shared_tmp: Path) -> None:
+    from app.composition import build_desktop_output, create_app, parse_gui_args
     from app.ui import desktop_output
-    from app.ui.main import create_app, parse_gui_args
 
     assert not desktop_output.forward_to_running_instance()  # it would quit "because one runs"
     app, window, controller = create_app([])
     qtbot.addWidget(window)
-    output = desktop_output.DesktopOutput(app, window, controller, parse_gui_args([]))
+    output = build_desktop_output(app, window, controller, parse_gui_args([]))
     notices: list[str] = []
     output.integration.notice.connect(notices.append)
     try:
