@@ -9,6 +9,7 @@ through the output router into the focused window.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from app.controller.output_router import OutputOptions, OutputRouter
 from app.controller.states import RecordState
 from app.dictation.hotkeys import HotkeyMode
 from app.dictation.output import OutputMode
-from app.dictation.postprocess import PostProcessOptions, parse_replacements
+from app.dictation.postprocess import PostProcessOptions, Replacement, parse_replacements
 from app.settings.model import OutputSettings
 
 if TYPE_CHECKING:
@@ -50,17 +51,22 @@ def options_from_settings(settings: OutputSettings) -> tuple[DesktopOptions, str
         replacements = parse_replacements(settings.replacements)
     except ValueError as exc:
         replacements, problem = (), f"Your replacement list is not used: {exc}."
-    postprocess = PostProcessOptions(
-        spoken_punctuation=settings.spoken_punctuation,
-        remove_fillers=settings.remove_fillers,
-        capitalize_sentences=settings.capitalize_sentences,
-        space_at_start=settings.space_at_start,
-        space_between_utterances=settings.space_between_utterances,
-        trailing_space=settings.trailing_space,
-        replacements=replacements,
-    )
-    output = OutputOptions(OutputMode(settings.mode), postprocess)
+    output = OutputOptions(OutputMode(settings.mode), postprocess_options(settings, replacements))
     return DesktopOptions(output, settings.hotkey.strip(), HotkeyMode(settings.hotkey_mode)), problem
+
+
+STORED_POSTPROCESS_FIELDS = tuple(
+    f.name for f in dataclasses.fields(PostProcessOptions) if f.name not in ("replacements", "filler_words")
+)
+"""The clean-up options stored as they are, under the same names, in the `[output]` settings
+(`replacements` is stored as text and parsed; the filler words are not a setting)."""
+
+
+def postprocess_options(settings: OutputSettings, replacements: tuple[Replacement, ...]) -> PostProcessOptions:
+    """The one mapping from the stored `[output]` settings to the clean-up options: by name, so
+    a new option is a field in both dataclasses and nothing else."""
+    stored = {name: getattr(settings, name) for name in STORED_POSTPROCESS_FIELDS}
+    return PostProcessOptions(**stored, replacements=replacements)
 
 
 class DesktopIntegration(QObject):
