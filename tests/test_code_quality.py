@@ -1,5 +1,5 @@
 """The code-shape rules every contributor relies on: layering (engine, audio, dictation and
-settings never import Qt), ruff, and strict mypy on the engine and audio packages."""
+settings never import Qt), ruff, and strict mypy on every package."""
 
 from __future__ import annotations
 

@@ -22,16 +22,16 @@ from app.settings.history import EntryKind, HistoryStore
 @contextmanager
 def locked_by_another_process(db: Path) -> Iterator[None]:
     """Another process (the sqlite3 module, as any other program would) holds BEGIN EXCLUSIVE."""
-    locker = subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    assert locker.stdout is not None and locker.stdin is not None
-    try:
-        assert locker.stdout.readline().strip() == "locked"
-        yield
-    finally:
-        locker.stdin.write("\n")
-        locker.stdin.flush()
-        locker.wait(10)
+    with subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as locker:  # closes its pipes (ResourceWarning)
+        assert locker.stdout is not None and locker.stdin is not None
+        try:
+            assert locker.stdout.readline().strip() == "locked"
+            yield
+        finally:
+            locker.stdin.write("\n")
+            locker.stdin.flush()
+            locker.wait(10)
 
 
 def mode(path: Path) -> int:
@@ -128,6 +128,8 @@ def test_a_journal_left_by_a_killed_app_is_replayed_once(tmp_path: Path) -> None
     finally:
         if app.poll() is None:
             app.kill()
+        app.stdin.close()  # its pipes, or a ResourceWarning (warnings are errors)
+        app.stdout.close()
     assert list(tmp_path.glob("history.sqlite3.journal-*")), "the queued text was not journaled"
 
     store = HistoryStore(db)

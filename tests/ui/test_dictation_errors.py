@@ -129,6 +129,8 @@ def test_a_history_locked_by_another_process_loses_nothing_and_stop_still_works(
         locker.stdin.write("\n")
         locker.stdin.flush()
         locker.wait(10)
+        locker.stdin.close()  # its pipes, or a ResourceWarning (warnings are errors)
+        locker.stdout.close()
     assert window.controller.history.flush(30)
     qtbot.waitUntil(lambda: window.history_panel.list.count() == 1, timeout=10_000)  # the panel is told
     [entry] = HistoryStore(parts.history.path).search()
