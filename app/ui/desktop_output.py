@@ -79,6 +79,9 @@ class DesktopOutput:
         options, problem = self._options(settings)
         self.integration.apply(options)
         self.indicator.hint = self.integration.hotkey.chord
+        notice = self.window.notice
+        if self.integration.hotkey.chord == options.hotkey and notice.label.text().startswith("The hotkey "):
+            notice.hide()  # the hotkey problem it showed is fixed now
         self._show_indicator = settings.output.show_indicator
         if problem:
             self.window.notice.show_message(problem)

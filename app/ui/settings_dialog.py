@@ -55,7 +55,7 @@ class SettingsDialog(QDialog):
         self.choose_folder: FolderPrompt = _folder_dialog
         self._models: list[ModelInfo] = []
         self._import: BackgroundCall | None = None
-        tabs = QTabWidget(self)
+        self.tabs = tabs = QTabWidget(self)
         tabs.addTab(self._model_tab(), "Model")
         tabs.addTab(self._text_tab(), "Transcription")
         tabs.addTab(self._dictation_tab(), "Dictation")
@@ -328,14 +328,28 @@ class SettingsDialog(QDialog):
         settings.downloads = self.models_page.collect()
         return settings
 
-    def apply(self) -> None:
+    def apply(self) -> bool:
+        """Save and use the settings; False (nothing applied) when a field is not usable."""
+        if self._hotkey_rejected():
+            return False
         self.settings = self.collect()
         error = self.controller.apply_settings(self.settings)
         self.message.setText(error or "Settings applied.")
+        return True
+
+    def _hotkey_rejected(self) -> bool:
+        """A hotkey that cannot work is shown next to its field, which gets the focus."""
+        field = self.output_page.hotkey_field
+        if not field.show_problem():
+            return False
+        self.tabs.setCurrentWidget(self.output_page)
+        field.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.message.setText("Nothing was applied: the hotkey needs fixing first.")
+        return True
 
     def accept(self) -> None:
-        self.apply()
-        super().accept()
+        if self.apply():
+            super().accept()
 
     @staticmethod
     def _select(combo: QComboBox, value: object) -> None:

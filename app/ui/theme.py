@@ -42,6 +42,7 @@ def style_sheet(palette: QPalette) -> str:
     QLabel#stateTitle {{ font-size: 15px; font-weight: 600; }}
     QLabel#stateTitle[error="true"] {{ color: {ERROR}; }}
     QLabel#stateDetail, QLabel#muted {{ color: {muted}; }}
+    QLabel#fieldError {{ color: {ERROR}; }}
     QLabel#sectionTitle {{ font-size: 13px; font-weight: 600; }}
     QLabel#jobName {{ font-weight: 600; }}
     QLabel#jobStatus {{ color: {muted}; }}
