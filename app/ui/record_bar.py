@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from app.controller.ports import InputDevice
 from app.controller.states import RecordState
 from app.ui.icons import icon
+from app.ui.labels import device_choices
 
 RECORD_RED = QColor("#e5484d")
 
@@ -142,10 +143,8 @@ class RecordBar(QWidget):
 
     def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
         self.devices.clear()
-        self.devices.addItem("System default microphone", None)
-        for device in devices:
-            label = f"{device.name} (default)" if device.is_default else device.name
-            self.devices.addItem(label, device.name)
+        for label, value in device_choices(devices):
+            self.devices.addItem(label, value)
         if not devices:
             self.devices.setToolTip("No microphone found — connect one, then reopen this list")
         index = self.devices.findData(current) if current else 0

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,11 +32,11 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.background import BackgroundCall
 from app.controller.ports import ModelInfo
-from app.engine.types import Precision
-from app.settings.model import PRECISIONS, Settings
-from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+from app.settings.model import Settings
+from app.ui.labels import LANGUAGES, device_choices, provider_label
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
+from app.ui.settings_choices import file_accuracy_combo, fill_precisions, import_error_text, runs_on_cpu
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -151,12 +150,7 @@ class SettingsDialog(QDialog):
         self.prompt.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Dr. Nguyen")
         self.prompt.setTabChangesFocus(True)
         self.prompt.setFixedHeight(72)
-        self.beam = QSpinBox(tab)
-        self.beam.setAccessibleName("Beam size for files")
-        self.beam.setRange(1, 16)
-        self.beam.setValue(self.settings.decode.file_beam_size)
-        self.beam.setToolTip("Higher is a little more accurate and slower; 1 is greedy")
-        self.beam.setMaximumWidth(90)
+        self.beam = file_accuracy_combo(self.settings.decode.file_beam_size, tab)
         self.language_hint = QLabel("This model understands English only: pick a multilingual "
                                     "model for other languages and translation.", tab)
         self.language_hint.setObjectName("muted")
@@ -166,7 +160,7 @@ class SettingsDialog(QDialog):
         form.addRow("Task", self.task)
         form.addRow("", self.language_hint)
         form.addRow("Vocabulary", self.prompt)
-        form.addRow("Beam size (files)", self.beam)
+        form.addRow("Accuracy for files", self.beam)
         layout = QVBoxLayout(tab)
         layout.addLayout(form)
         layout.addStretch(1)
@@ -188,9 +182,8 @@ class SettingsDialog(QDialog):
         tab = QWidget(self)
         self.device = QComboBox(tab)
         self.device.setAccessibleName("Input device")
-        self.device.addItem("System default microphone", None)
-        for device in self.controller.input_devices(rescan=True):  # a microphone plugged in since
-            self.device.addItem(device.name, device.name)
+        for label, value in device_choices(self.controller.input_devices(rescan=True)):  # plugged in since
+            self.device.addItem(label, value)
         self._select(self.device, self.settings.dictation.input_device)
         self.vad = QSlider(Qt.Orientation.Horizontal, tab)
         self.vad.setAccessibleName("Voice detection sensitivity")
@@ -253,20 +246,11 @@ class SettingsDialog(QDialog):
         self.remove_button.setEnabled(info is not None)
 
     def _fill_precisions(self) -> None:
+        catalog = self.controller.parts.catalog
+        provider = self.provider.currentData()
+        on_cpu = runs_on_cpu(provider, catalog.providers())
         current = self.precision.currentData() or self.settings.model.precision
-        support = self.controller.parts.catalog.precision_support(self.provider.currentData())
-        self.precision.clear()
-        model = self.precision.model()
-        assert isinstance(model, QStandardItemModel)
-        for value in PRECISIONS:
-            self.precision.addItem(PRECISION_LABELS[value], value)
-            reason = support.get(Precision(value))
-            item = model.item(self.precision.count() - 1)
-            item.setEnabled(reason is None)
-            item.setToolTip(f"Not available: {reason}" if reason else PRECISION_TIPS[value])
-        index = self.precision.findData(current)
-        enabled = index >= 0 and model.item(index).isEnabled()
-        self.precision.setCurrentIndex(index if enabled else 0)
+        fill_precisions(self.precision, catalog.precision_support(provider), on_cpu, current)
 
     def _import_model(self) -> None:
         folder = self.choose_folder(self)
@@ -277,7 +261,7 @@ class SettingsDialog(QDialog):
         catalog = self.controller.parts.catalog
         self._import = BackgroundCall(lambda: catalog.import_folder(Path(folder)), self)
         self._import.succeeded.connect(self._imported)
-        self._import.failed.connect(lambda error: self._import_done(f"Import failed: {error}"))
+        self._import.failed.connect(lambda error: self._import_done(import_error_text(str(error), Path(folder))))
         self._import.start()
 
     def _imported(self, info: object) -> None:
@@ -318,7 +302,7 @@ class SettingsDialog(QDialog):
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
         settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
         settings.decode.initial_prompt = self.prompt.toPlainText().strip()
-        settings.decode.file_beam_size = self.beam.value()
+        settings.decode.file_beam_size = int(self.beam.currentData())
         settings.dictation.input_device = self.device.currentData()
         settings.dictation.vad_sensitivity = self.vad.value() / 100
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)

@@ -4,9 +4,9 @@ field (nothing applied, the dialog stays open), the message goes once it is fixe
 
 from __future__ import annotations
 
-from pytestqt.qtbot import QtBot
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
+from pytestqt.qtbot import QtBot
 
 from app.controller.app_controller import AppController, AppParts
 from app.settings.store import SettingsStore

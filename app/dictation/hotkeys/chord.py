@@ -36,6 +36,6 @@ def chord_problem(chord: str) -> str | None:
             return f"unknown modifier {name!r} (use ctrl, shift, alt or super)"
     if key.lower() in MODIFIERS:
         return "add a key after the modifiers, e.g. ctrl+alt+space"
-    if len(key) == 1 and key.isprintable() or key.lower() in NAMED_KEYS or _is_x11_keysym(key):
+    if (len(key) == 1 and key.isprintable()) or key.lower() in NAMED_KEYS or _is_x11_keysym(key):
         return None
     return f"unknown key {key!r}"
