@@ -145,6 +145,8 @@ class MainWindow(QMainWindow):
             self._refresh_devices(rescan=True)
 
     def _on_model_state(self, state: ModelState) -> None:
+        self.record_bar.set_model_loading(state == ModelState.LOADING)
+        self.actions_["record"].setEnabled(state != ModelState.LOADING)
         if state == ModelState.LOADING:
             self.model_label.setText(f"Loading {self.controller.settings.model.name}…")
             if self.controller.dictation.state == RecordState.IDLE:

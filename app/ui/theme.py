@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 ACCENT = "#5b6cff"
 RECORDING = "#e5484d"
 ERROR = "#e5484d"
+LOUD = "#d18a00"  # the level meter's orange, a little darker so it reads as text
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -43,6 +44,7 @@ def style_sheet(palette: QPalette) -> str:
     QLabel#stateTitle[error="true"] {{ color: {ERROR}; }}
     QLabel#stateDetail, QLabel#muted {{ color: {muted}; }}
     QLabel#fieldError {{ color: {ERROR}; }}
+    QLabel#loudWarning {{ color: {LOUD}; font-weight: 600; }}
     QLabel#sectionTitle {{ font-size: 13px; font-weight: 600; }}
     QLabel#jobName {{ font-weight: 600; }}
     QLabel#jobStatus {{ color: {muted}; }}
