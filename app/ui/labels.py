@@ -16,7 +16,7 @@ PRECISION_TIPS = {
     "fp32": "Full precision: the reference words, but 1.5x int8's time and 410 MB (tiny.en)",
     "fp16": "Half precision: fast on GPUs; on a CPU it is emulated and slower than fp32",
     "int8": "8-bit weights: the same words as fp32 on 9 of 10 test clips (5.6 % wrong both), 0.67x its time",
-    "int8-accurate": "8-bit weights, each word chosen on fp32's scores: 2 % slower than int8, 17 MB more",
+    "int8-accurate": "8-bit weights, each word chosen on full-precision scores: 2 % slower than int8, 17 MB more",
     "int4": "4-bit weights: 8 % faster than int8 but more words wrong (7.3 % against 5.6 %)",
 }
 PRECISION_LABELS = {

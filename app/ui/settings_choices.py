@@ -69,6 +69,8 @@ def fill_precisions(combo: QComboBox, support: Mapping[Precision, str | None], o
 
 
 def import_error_text(error: str, folder: Path) -> str:
-    """`error` with the importer's private copy (models/.NAME-1a2b3c) named as the user's folder."""
+    """`error` with the importer's private copy (models/.NAME-1a2b3c) named as the user's folder,
+    which the message always names."""
     copy = re.compile(r"\S*/\." + re.escape(folder.name) + r"-[A-Za-z0-9_]+")
-    return f"Could not import {folder}: {copy.sub(str(folder), error)}"
+    text = copy.sub(str(folder), error)
+    return f"Import failed: {text}" if str(folder) in text else f"Import failed: {folder}: {text}"

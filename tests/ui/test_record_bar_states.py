@@ -4,8 +4,8 @@ the level meter says what orange means, and the tray shows an error unlike recor
 from __future__ import annotations
 
 from gui_helpers import open_window, wait_model_ready
-from pytestqt.qtbot import QtBot
 from PySide6.QtGui import QImage
+from pytestqt.qtbot import QtBot
 
 from app.controller.app_controller import AppController, AppParts
 from app.controller.states import ModelState, RecordState

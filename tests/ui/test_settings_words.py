@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytestqt.qtbot import QtBot
 from PySide6.QtWidgets import QLabel
+from pytestqt.qtbot import QtBot
 
 from app.controller.app_controller import AppController, AppParts
 from app.ui.settings_dialog import SettingsDialog
@@ -75,6 +75,6 @@ def test_an_import_error_names_the_chosen_folder(qtbot: QtBot, parts: AppParts, 
     dialog.import_button.click()
     qtbot.waitUntil(lambda: dialog.import_button.isEnabled(), timeout=60_000)
     message = dialog.message.text()
-    assert message.startswith(f"Could not import {folder}:")
+    assert message.startswith(f"Import failed: {folder}")
     assert "/.my-whisper-" not in message and "models/" not in message, message
     assert str(folder / "config.json") in message
