@@ -26,9 +26,10 @@ log = logging.getLogger(__name__)
 
 def portaudio_code(error: BaseException) -> int | None:
     """The PaErrorCode in a sounddevice.PortAudioError (its args or its text), or None."""
-    args = getattr(error, "args", ())
-    if len(args) >= 2 and isinstance(args[1], int):
-        return args[1]
+    args: tuple[object, ...] = tuple(getattr(error, "args", ()))
+    code = args[1] if len(args) >= 2 else None
+    if isinstance(code, int):
+        return code
     match = _CODE.search(str(error))
     return int(match.group(1)) if match else None
 

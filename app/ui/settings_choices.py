@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QWidget
 
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS
@@ -74,3 +74,30 @@ def import_error_text(error: str, folder: Path) -> str:
     copy = re.compile(r"\S*/\." + re.escape(folder.name) + r"-[A-Za-z0-9_]+")
     text = copy.sub(str(folder), error)
     return f"Import failed: {text}" if str(folder) in text else f"Import failed: {folder}: {text}"
+
+
+THEME_CHOICES = (("system", "Like the desktop"), ("light", "Light"), ("dark", "Dark"))
+
+
+def theme_combo(current: str, parent: QWidget) -> QComboBox:
+    """The window's colours (`WindowSettings.theme`)."""
+    combo = QComboBox(parent)
+    combo.setAccessibleName("Theme")
+    for value, label in THEME_CHOICES:
+        combo.addItem(label, value)
+    combo.setCurrentIndex(max(0, combo.findData(current)))
+    return combo
+
+
+def seconds_box(parent: QWidget, name: str, low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
+    """A duration in seconds, shown with two decimals as stored (a hand-edited 0.25 must not
+    turn into 0.3 on OK)."""
+    box = QDoubleSpinBox(parent)
+    box.setAccessibleName(name)
+    box.setRange(low, high)
+    box.setSingleStep(0.1)
+    box.setDecimals(2)
+    box.setSuffix(" s")
+    box.setValue(value)
+    box.setToolTip(tip)
+    return box

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -36,7 +35,14 @@ from app.settings.model import Settings
 from app.ui.labels import LANGUAGES, device_choices, provider_label
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
-from app.ui.settings_choices import file_accuracy_combo, fill_precisions, import_error_text, runs_on_cpu
+from app.ui.settings_choices import (
+    file_accuracy_combo,
+    fill_precisions,
+    import_error_text,
+    runs_on_cpu,
+    seconds_box,
+    theme_combo,
+)
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -166,18 +172,6 @@ class SettingsDialog(QDialog):
         layout.addStretch(1)
         return tab
 
-    @staticmethod
-    def _seconds(parent: QWidget, name: str, low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(parent)
-        box.setAccessibleName(name)
-        box.setRange(low, high)
-        box.setSingleStep(0.1)
-        box.setDecimals(2)  # as stored: a hand-edited 0.25 must not turn into 0.3 on OK
-        box.setSuffix(" s")
-        box.setValue(value)
-        box.setToolTip(tip)
-        return box
-
     def _dictation_tab(self) -> QWidget:
         tab = QWidget(self)
         self.device = QComboBox(tab)
@@ -190,21 +184,23 @@ class SettingsDialog(QDialog):
         self.vad.setRange(0, 100)
         self.vad.setValue(round(self.settings.dictation.vad_sensitivity * 100))
         self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
-        self.min_silence = self._seconds(tab, "Pause that ends a sentence", 0.2, 3.0,
+        self.min_silence = seconds_box(tab, "Pause that ends a sentence", 0.2, 3.0,
                                          self.settings.dictation.min_silence_s,
                                          "Text is committed after a pause this long; longer waits out thinking pauses")
-        self.speech_pad = self._seconds(tab, "Audio kept before speech", 0.0, 1.0,
+        self.speech_pad = seconds_box(tab, "Audio kept before speech", 0.0, 1.0,
                                         self.settings.dictation.speech_pad_s,
                                         "Keeps soft first sounds that voice detection hears late")
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(self.settings.window.close_to_tray)
+        self.theme = theme_combo(self.settings.window.theme, tab)
         form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)
         form.addRow("Pause that ends a sentence", self.min_silence)
         form.addRow("Audio kept before speech", self.speech_pad)
         form.addRow("Window", self.close_to_tray)
+        form.addRow("Colours", self.theme)
         layout = QVBoxLayout(tab)
         layout.addLayout(form)
         layout.addStretch(1)
@@ -308,6 +304,7 @@ class SettingsDialog(QDialog):
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.window.close_to_tray = self.close_to_tray.isChecked()
+        settings.window.theme = self.theme.currentData()
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
         return settings
