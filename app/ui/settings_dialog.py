@@ -10,7 +10,6 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSlider,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -32,7 +30,8 @@ from app.controller.app_controller import AppController
 from app.controller.background import BackgroundCall
 from app.controller.ports import ModelInfo
 from app.settings.model import Settings
-from app.ui.labels import LANGUAGES, device_choices, provider_label
+from app.ui.dictation_settings import DictationSettingsPage
+from app.ui.labels import LANGUAGES, provider_label
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
 from app.ui.settings_choices import (
@@ -40,8 +39,6 @@ from app.ui.settings_choices import (
     fill_precisions,
     import_error_text,
     runs_on_cpu,
-    seconds_box,
-    theme_combo,
 )
 
 FolderPrompt = Callable[[QWidget], str]
@@ -63,7 +60,11 @@ class SettingsDialog(QDialog):
         self.tabs = tabs = QTabWidget(self)
         tabs.addTab(self._model_tab(), "Model")
         tabs.addTab(self._text_tab(), "Transcription")
-        tabs.addTab(self._dictation_tab(), "Dictation")
+        self.dictation_page = DictationSettingsPage(self.settings, controller.input_devices(rescan=True), self)
+        self.device, self.vad = self.dictation_page.device, self.dictation_page.vad
+        self.min_silence, self.speech_pad = self.dictation_page.min_silence, self.dictation_page.speech_pad
+        self.close_to_tray, self.theme = self.dictation_page.close_to_tray, self.dictation_page.theme
+        tabs.addTab(self.dictation_page, "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
         self.models_page = ModelsPage(controller, self.settings.downloads, self)
@@ -172,40 +173,6 @@ class SettingsDialog(QDialog):
         layout.addStretch(1)
         return tab
 
-    def _dictation_tab(self) -> QWidget:
-        tab = QWidget(self)
-        self.device = QComboBox(tab)
-        self.device.setAccessibleName("Input device")
-        for label, value in device_choices(self.controller.input_devices(rescan=True)):  # plugged in since
-            self.device.addItem(label, value)
-        self._select(self.device, self.settings.dictation.input_device)
-        self.vad = QSlider(Qt.Orientation.Horizontal, tab)
-        self.vad.setAccessibleName("Voice detection sensitivity")
-        self.vad.setRange(0, 100)
-        self.vad.setValue(round(self.settings.dictation.vad_sensitivity * 100))
-        self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
-        self.min_silence = seconds_box(tab, "Pause that ends a sentence", 0.2, 3.0,
-                                         self.settings.dictation.min_silence_s,
-                                         "Text is committed after a pause this long; longer waits out thinking pauses")
-        self.speech_pad = seconds_box(tab, "Audio kept before speech", 0.0, 1.0,
-                                        self.settings.dictation.speech_pad_s,
-                                        "Keeps soft first sounds that voice detection hears late")
-        self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
-        self.close_to_tray.setAccessibleName("Close to tray")
-        self.close_to_tray.setChecked(self.settings.window.close_to_tray)
-        self.theme = theme_combo(self.settings.window.theme, tab)
-        form = QFormLayout()
-        form.addRow("Microphone", self.device)
-        form.addRow("Voice sensitivity", self.vad)
-        form.addRow("Pause that ends a sentence", self.min_silence)
-        form.addRow("Audio kept before speech", self.speech_pad)
-        form.addRow("Window", self.close_to_tray)
-        form.addRow("Colours", self.theme)
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        return tab
-
     # --- models and precision --------------------------------------------------------
 
     def _load_models(self) -> None:
@@ -299,12 +266,7 @@ class SettingsDialog(QDialog):
         settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
         settings.decode.initial_prompt = self.prompt.toPlainText().strip()
         settings.decode.file_beam_size = int(self.beam.currentData())
-        settings.dictation.input_device = self.device.currentData()
-        settings.dictation.vad_sensitivity = self.vad.value() / 100
-        settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
-        settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
-        settings.window.close_to_tray = self.close_to_tray.isChecked()
-        settings.window.theme = self.theme.currentData()
+        self.dictation_page.collect_into(settings)
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
         return settings
