@@ -76,7 +76,7 @@ class OutputSettingsPage(QWidget):
         note.setWordWrap(True)
         note.setVisible(bool(note.text()))
         form = QFormLayout()
-        form.addRow("Where dictated text goes", self.mode)
+        form.addRow("Your words go", self.mode)
         form.addRow("Global hotkey", self.hotkey_field)
         form.addRow("Hotkey mode", self.hotkey_mode)
         text = QGroupBox("Text", self)

@@ -35,7 +35,7 @@ STATE_TEXT = {
 TOO_LOUD = 0.9
 """Shown level (0..1, after the perceptual scale) from which the bar turns orange: the input is
 close to clipping, and clipped speech is transcribed worse."""
-TOO_LOUD_TEXT = "Too loud: move back from the microphone or turn its volume down"
+TOO_LOUD_TEXT = "Too loud: move back or turn the microphone down"
 
 
 class LevelMeter(QWidget):
@@ -121,6 +121,7 @@ class RecordBar(QWidget):
         self.loud_warning = QLabel(TOO_LOUD_TEXT, self)
         self.loud_warning.setObjectName("loudWarning")
         self.loud_warning.setAccessibleName("Level warning")
+        self.loud_warning.setWordWrap(True)
         self.loud_warning.hide()
         self.meter.too_loud.connect(self.loud_warning.setVisible)
         self.loading = QProgressBar(self)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QWidget
 
 from app.engine.types import Precision
 from app.settings.model import PRECISIONS
@@ -101,3 +101,18 @@ def seconds_box(parent: QWidget, name: str, low: float, high: float, value: floa
     box.setValue(value)
     box.setToolTip(tip)
     return box
+
+
+def precision_note(combo: QComboBox, parent: QWidget) -> QLabel:
+    """One line under the precision menu: what the chosen precision costs here."""
+    note = QLabel(parent)
+    note.setObjectName("muted")
+    note.setAccessibleName("What this precision costs")
+    note.setWordWrap(True)
+
+    def show() -> None:
+        note.setText(PRECISION_TIPS.get(str(combo.currentData()), ""))
+
+    combo.currentIndexChanged.connect(lambda _i: show())
+    show()
+    return note

@@ -38,6 +38,7 @@ from app.ui.settings_choices import (
     file_accuracy_combo,
     fill_precisions,
     import_error_text,
+    precision_note,
     runs_on_cpu,
 )
 
@@ -132,6 +133,7 @@ class SettingsDialog(QDialog):
         form.addRow("Model for files", self.file_model)
         form.addRow("Unload when idle for", self.unload_idle)
         form.addRow("Precision", self.precision)
+        form.addRow("", precision_note(self.precision, tab))
         form.addRow("Runs on", self.provider)
         layout = QVBoxLayout(tab)
         layout.addWidget(self.model_list, 1)

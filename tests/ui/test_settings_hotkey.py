@@ -61,3 +61,28 @@ def test_press_keys_records_the_chord(qtbot: QtBot, parts: AppParts) -> None:
     field.record_button.click()
     qtbot.keyClick(field.edit, Qt.Key.Key_Escape)  # Esc keeps what was there
     assert field.edit.text() == "shift+f9"
+
+
+def test_a_fixed_hotkey_takes_its_old_banner_away(qtbot: QtBot, parts: AppParts, monkeypatch) -> None:
+    """Here there is no X display, so grabbing any hotkey really fails (as on a desktop where
+    another app holds the keys); choosing none fixes it, and the banner must not stay."""
+    from gui_helpers import open_window
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.desktop_output import DesktopOutput
+    from app.ui.main import parse_gui_args
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    window = open_window(qtbot, parts, load=False)
+    output = DesktopOutput(QApplication.instance(), window, window.controller, parse_gui_args([]))
+    try:
+        settings = window.controller.settings.__class__()
+        settings.output.hotkey = "ctrl+alt+j"
+        window.controller.apply_settings(settings)
+        assert window.notice.isVisible()
+        assert window.notice.label.text().startswith("The hotkey ctrl+alt+j is not available")
+        settings.output.hotkey = ""
+        window.controller.apply_settings(settings)
+        assert not window.notice.isVisible()
+    finally:
+        output.shutdown()
