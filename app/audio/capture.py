@@ -142,7 +142,7 @@ def find_input_device(wanted: str | int | None) -> InputDevice:
         matches = [d for d in devices if wanted.lower() in d.name.lower()]
         if matches:
             return matches[0]
-    names = ", ".join(repr(d.name) for d in devices) or "none"
+    names = ", ".join(f"“{d.shown_name}”" for d in devices) or "none"
     raise AudioDeviceError(f"No input device matches {wanted!r}; available inputs: {names}.")
 
 
