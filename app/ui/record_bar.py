@@ -181,7 +181,10 @@ class RecordBar(QWidget):
         self.loading.setVisible(loading)
         self.meter.setVisible(not loading)
         self.button.setEnabled(not loading and self.state != RecordState.FINISHING)
-        self.button.setToolTip("Record is ready once the model is loaded" if loading else self.button.toolTip())
+        if loading:
+            self.button.setToolTip("Record is ready once the model is loaded")
+        elif not (self.state.is_active or self.state == RecordState.FINISHING):
+            self.button.setToolTip("Start dictation (Ctrl+R)")
 
     def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
         self.devices.clear()
