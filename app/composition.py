@@ -192,7 +192,7 @@ def list_input_devices(rescan: bool = False) -> list[InputDevice]:
 
     if rescan:
         rescan_devices()
-    return [InputDevice(d.name, d.is_default) for d in real_list()]
+    return [InputDevice(d.name, d.is_default, d.label) for d in real_list()]
 
 
 # --- the window -----------------------------------------------------------------------------

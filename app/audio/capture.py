@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from app.audio.device_errors import portaudio_sentence
+from app.audio.device_names import device_label, read_sound_server
 from app.audio.ring_buffer import RingBuffer
 
 PREFERRED_RATE = 16_000
@@ -32,7 +34,8 @@ class AudioDeviceError(Exception):
 
 @dataclass(frozen=True)
 class InputDevice:
-    """One input device as PortAudio lists it. `default_rate` is in Hz."""
+    """One input device as PortAudio lists it. `default_rate` is in Hz; `label` is what menus
+    call it (the sound server's description where there is one)."""
 
     index: int
     name: str
@@ -40,6 +43,11 @@ class InputDevice:
     channels: int
     default_rate: float
     is_default: bool
+    label: str = ""
+
+    @property
+    def shown_name(self) -> str:
+        return self.label or self.name
 
 
 @dataclass(frozen=True)
@@ -86,11 +94,12 @@ def list_input_devices() -> list[InputDevice]:
         default_in = int(sd.default.device[0])
         apis = sd.query_hostapis()
     except sd.PortAudioError as exc:
-        raise AudioDeviceError(f"Could not list audio devices: {exc}") from exc
+        raise AudioDeviceError(f"Could not list audio devices: {portaudio_sentence(exc)}") from exc
+    inputs = [dev for dev in devices if int(dev["max_input_channels"]) >= 1]
+    plugin_names = {"pulse", "pipewire", "default"}
+    server = read_sound_server() if any(str(d["name"]) in plugin_names for d in inputs) else None
     result = []
-    for dev in devices:
-        if int(dev["max_input_channels"]) < 1:
-            continue
+    for dev in inputs:
         result.append(
             InputDevice(
                 index=int(dev["index"]),
@@ -99,6 +108,7 @@ def list_input_devices() -> list[InputDevice]:
                 channels=int(dev["max_input_channels"]),
                 default_rate=float(dev["default_samplerate"]),
                 is_default=int(dev["index"]) == default_in,
+                label=device_label(str(dev["name"]), server),
             )
         )
     return result
@@ -132,7 +142,7 @@ def find_input_device(wanted: str | int | None) -> InputDevice:
         matches = [d for d in devices if wanted.lower() in d.name.lower()]
         if matches:
             return matches[0]
-    names = ", ".join(repr(d.name) for d in devices) or "none"
+    names = ", ".join(f"“{d.shown_name}”" for d in devices) or "none"
     raise AudioDeviceError(f"No input device matches {wanted!r}; available inputs: {names}.")
 
 
@@ -194,7 +204,7 @@ class MicrophoneCapture:
         except Exception as exc:
             log.warning("opening the microphone %r failed", self.device.name, exc_info=True)
             raise AudioDeviceError(
-                f"Could not open the microphone {self.device.name!r}: {exc}"
+                f"Could not open the microphone “{self.device.shown_name}”: {portaudio_sentence(exc)}"
             ) from exc
 
     def _callback(self, indata: NDArray[np.float32], frames: int, time: Any, status: Any) -> None:
@@ -211,7 +221,7 @@ class MicrophoneCapture:
         self._callbacks += 1
 
     def _lost_message(self) -> str:
-        return f"The microphone {self.device.name!r} stopped delivering audio (unplugged?)."
+        return f"The microphone “{self.device.shown_name}” stopped delivering audio (unplugged?)."
 
     def _on_finished(self) -> None:
         if not self._stopping:
@@ -243,7 +253,7 @@ class MicrophoneCapture:
         except Exception as exc:
             log.warning("starting the microphone %r failed", self.device.name, exc_info=True)
             raise AudioDeviceError(
-                f"Could not start the microphone {self.device.name!r}: {exc}"
+                f"Could not start the microphone “{self.device.shown_name}”: {portaudio_sentence(exc)}"
             ) from exc
 
     def stop(self) -> None:

@@ -50,6 +50,7 @@ class DesktopSession(QObject):
         options, self.startup_problem = session_options(controller.settings.output, overrides)
         self.integration = DesktopIntegration(controller.dictation, options, parent=self)
         self.integration.notice.connect(self.notice)
+        self.hotkey_works = True  # False while the hotkey the settings ask for could not be grabbed
         controller.settings_changed.connect(self._on_settings)
 
     def start(self) -> bool:
@@ -62,6 +63,7 @@ class DesktopSession(QObject):
     def _on_settings(self, settings: Settings) -> None:
         options, problem = session_options(settings.output, self._overrides)
         self.integration.apply(options)
+        self.hotkey_works = self.integration.hotkey.chord == options.hotkey
         self.settings_applied.emit(settings)
         if problem:
             self.notice.emit(problem)

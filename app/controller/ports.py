@@ -198,6 +198,12 @@ class InputDevice:
 
     name: str
     is_default: bool = False
+    label: str = ""
+    """What menus call it (the sound server's description); `name` is what is stored."""
+
+    @property
+    def shown_name(self) -> str:
+        return self.label or self.name
 
 
 DeviceLister = Callable[[bool], list[InputDevice]]

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 2  # 2: model.file_name, [downloads]
+SETTINGS_VERSION = 3  # 2: model.file_name, [downloads]; 3: window.theme
 
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int4")
 """Precision choices offered to the user, in menu order."""
 TASKS: tuple[str, ...] = ("transcribe", "translate")
+THEMES: tuple[str, ...] = ("system", "light", "dark")
+"""The window's colours: the desktop's, or always light / dark."""
 DEFAULT_MODEL = "tiny.en"
 
 
@@ -59,10 +61,11 @@ class DictationSettings:
 
 @dataclass
 class WindowSettings:
-    """Desktop behaviour. Window geometry lives in QSettings, not here."""
+    """Desktop behaviour. Window geometry lives in QSettings, not here. `theme`: one of THEMES."""
 
     close_to_tray: bool = False
     export_dir: str = ""
+    theme: str = "system"
 
 
 @dataclass

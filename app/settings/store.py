@@ -28,6 +28,7 @@ from app.settings.model import (
     PRECISIONS,
     SETTINGS_VERSION,
     TASKS,
+    THEMES,
     Settings,
     SettingsError,
 )
@@ -45,7 +46,14 @@ def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "model": model, "version": 2}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+def _v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
+    """v3 added the window theme; older files keep the desktop's colours."""
+    window = dict(document.get("window", {}))
+    window.setdefault("theme", "system")
+    return {**document, "window": window, "version": 3}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -182,3 +190,5 @@ def _validate(settings: Settings) -> None:
         raise SettingsError(f"unknown output mode {settings.output.mode!r}")
     if settings.output.hotkey_mode not in HOTKEY_MODES:
         raise SettingsError(f"unknown hotkey mode {settings.output.hotkey_mode!r}")
+    if settings.window.theme not in THEMES:
+        raise SettingsError(f"unknown theme {settings.window.theme!r}")

@@ -62,6 +62,9 @@ class DesktopOutput:
 
     def _on_settings(self, settings: Settings) -> None:
         self.indicator.hint = self.integration.hotkey.chord
+        notice = self.window.notice
+        if self.session.hotkey_works and notice.label.text().startswith("The hotkey "):
+            notice.hide()  # the hotkey problem it showed is fixed now
         self._show_indicator = settings.output.show_indicator
 
     def _on_state(self, state: RecordState, reason: str) -> None:

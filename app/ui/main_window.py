@@ -27,11 +27,12 @@ from app.private_files import private_dir, tighten
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
+from app.ui.keyboard import set_tab_order
 from app.ui.labels import provider_label
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
-from app.ui.theme import apply_theme
+from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
 from app.ui.widgets import NoticeBar, TextViewer
@@ -55,6 +56,8 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(640, 420)
         self._build()
         self.actions_ = build_menus(self)
+        set_tab_order(self)
+        follow_theme_setting(controller)
         self._connect()
         self._restore_geometry()
         self._refresh_devices()
@@ -148,6 +151,8 @@ class MainWindow(QMainWindow):
             self._refresh_devices(rescan=True)
 
     def _on_model_state(self, state: ModelState) -> None:
+        self.record_bar.set_model_loading(state == ModelState.LOADING)
+        self.actions_["record"].setEnabled(state != ModelState.LOADING)
         if state == ModelState.LOADING:
             self.model_label.setText(f"Loading {self.controller.settings.model.name}…")
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPalette
-from PySide6.QtWidgets import QMessageBox, QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QSizePolicy, QToolBar, QWidget
 
-from app import __version__
-from app.diagnostics import log_file_path
+from app.ui.help_dialogs import show_about, show_shortcuts, show_spoken_commands
 from app.ui.icons import icon
 
 if TYPE_CHECKING:
@@ -42,7 +41,11 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     action("clear", "C&lear transcript", window.transcript.clear_all, "Ctrl+L", "clear")
     action("record", "&Record", c.dictation.toggle, "Ctrl+R", "mic")
     action("cancel", "&Discard current utterance", c.dictation.cancel, "Ctrl+Shift+R")
-    action("about", "&About Earshot", lambda: _about(window))
+    action("about", "&About Earshot", lambda: show_about(window))
+    action("shortcuts", "&Keyboard shortcuts", lambda: show_shortcuts(window, actions, c.settings.output.hotkey),
+           "F1")
+    action("spoken", "&Spoken commands",
+           lambda: show_spoken_commands(window, c.settings.output.spoken_punctuation))
     history = window.history_dock.toggleViewAction()
     history.setText("&History")
     history.setShortcut(QKeySequence("Ctrl+H"))
@@ -64,7 +67,10 @@ def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
     bar.addMenu("&Edit").addActions([actions["copy"], actions["clear"]])
     bar.addMenu("&Dictation").addActions([actions["record"], actions["cancel"]])
     bar.addMenu("&View").addAction(actions["history"])
-    bar.addMenu("&Help").addAction(actions["about"])
+    help_menu = bar.addMenu("&Help")
+    help_menu.addActions([actions["shortcuts"], actions["spoken"]])
+    help_menu.addSeparator()
+    help_menu.addAction(actions["about"])
 
 
 def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
@@ -84,23 +90,6 @@ def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
         if widget is not None and act.text():
             widget.setAccessibleName(act.text().replace("&", "").rstrip("…"))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
-
-
-def _about(window: QWidget) -> QMessageBox:
-    """Opened window-modal, not exec()'d: the window keeps running while it is up."""
-    log = log_file_path()
-    box = QMessageBox(QMessageBox.Icon.Information, "About Earshot", "", QMessageBox.StandardButton.Ok, window)
-    box.setObjectName("aboutBox")
-    box.setTextFormat(Qt.TextFormat.RichText)
-    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)  # the link opens
-    box.setText(
-        f"<h3>Earshot {__version__}</h3><p>Offline dictation and transcription with Whisper."
-        "<br>Your audio never leaves this computer.</p>"
-        f'<p>Log: <a href="{QUrl.fromLocalFile(str(log.parent)).toString()}">{log}</a></p>'
-    )
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.open()
-    return box
 
 
 def retint_icons(window: MainWindow) -> None:

@@ -13,13 +13,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from app.settings.model import OutputSettings
+from app.ui.hotkey_field import HotkeyField
 
 MODES = (
     ("type", "Type into the focused app"),
@@ -50,7 +50,7 @@ def desktop_note(platform: str = sys.platform, session: str | None = None) -> st
     if session == "wayland" or os.environ.get("WAYLAND_DISPLAY"):
         return ("Wayland: typing needs wtype (sway, Hyprland, KDE) or ydotool; apps cannot grab keys, so add "
                 "a shortcut in your desktop's keyboard settings that runs `earshot toggle`.")
-    return "X11: typing and the global hotkey work as they are (xdotool is used if python-xlib is missing)."
+    return ""  # X11: typing and the global hotkey need nothing from the user
 
 
 class OutputSettingsPage(QWidget):
@@ -60,9 +60,8 @@ class OutputSettingsPage(QWidget):
         super().__init__(parent)
         self._settings = settings
         self.mode = self._combo("Output", MODES, settings.mode)
-        self.hotkey = QLineEdit(settings.hotkey, self)
-        self.hotkey.setAccessibleName("Global hotkey")
-        self.hotkey.setPlaceholderText("e.g. ctrl+alt+space; empty = none")
+        self.hotkey_field = HotkeyField(settings.hotkey, self)
+        self.hotkey = self.hotkey_field.edit
         self.hotkey_mode = self._combo("Hotkey mode", HOTKEY_MODES, settings.hotkey_mode)
         self.checks: dict[str, QCheckBox] = {}
         for name, label in _CHECKS:
@@ -77,9 +76,10 @@ class OutputSettingsPage(QWidget):
         note = QLabel(desktop_note(), self)
         note.setObjectName("muted")
         note.setWordWrap(True)
+        note.setVisible(bool(note.text()))
         form = QFormLayout()
-        form.addRow("Committed text", self.mode)
-        form.addRow("Global hotkey", self.hotkey)
+        form.addRow("Your words go", self.mode)
+        form.addRow("Global hotkey", self.hotkey_field)
         form.addRow("Hotkey mode", self.hotkey_mode)
         text = QGroupBox("Text", self)
         text_layout = QVBoxLayout(text)

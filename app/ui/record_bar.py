@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 from app.controller.ports import InputDevice
 from app.controller.states import RecordState
 from app.ui.icons import icon
+from app.ui.labels import device_choices
 
 RECORD_RED = QColor("#e5484d")
 
@@ -30,8 +32,17 @@ STATE_TEXT = {
 }
 
 
+TOO_LOUD = 0.9
+"""Shown level (0..1, after the perceptual scale) from which the bar turns orange: the input is
+close to clipping, and clipped speech is transcribed worse."""
+TOO_LOUD_TEXT = "Too loud: move back or turn the microphone down"
+
+
 class LevelMeter(QWidget):
-    """A rounded bar showing the input level (0..1), with a falling peak for smoothness."""
+    """A rounded bar showing the input level (0..1), with a falling peak for smoothness.
+    `too_loud(bool)` is emitted when it turns orange (and back)."""
+
+    too_loud = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,7 +50,9 @@ class LevelMeter(QWidget):
         self.setMinimumSize(120, 8)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(8)
+        self.setToolTip("Microphone level. Green is good; orange means too loud (the words may be distorted)")
         self._level = 0.0
+        self._loud = False
         self._decay = QTimer(self, interval=40)
         self._decay.timeout.connect(self._fall)
 
@@ -53,13 +66,20 @@ class LevelMeter(QWidget):
         if shown >= self._level or level == 0.0:
             self._level = shown
         self._decay.start()
-        self.setAccessibleDescription(f"{round(self._level * 100)} percent")
-        self.update()
+        self._changed()
 
     def _fall(self) -> None:
         self._level = max(0.0, self._level - 0.04)
         if self._level == 0.0:
             self._decay.stop()
+        self._changed()
+
+    def _changed(self) -> None:
+        loud = self._level >= TOO_LOUD
+        self.setAccessibleDescription(f"{round(self._level * 100)} percent" + (", too loud" if loud else ""))
+        if loud != self._loud:
+            self._loud = loud
+            self.too_loud.emit(loud)
         self.update()
 
     def paintEvent(self, _event: QPaintEvent) -> None:
@@ -75,7 +95,7 @@ class LevelMeter(QWidget):
         if self._level > 0.0:
             fill = QRectF(rect.left(), rect.top(), max(rect.height(), rect.width() * self._level),
                           rect.height())
-            painter.setBrush(QColor("#30a46c") if self._level < 0.9 else QColor("#f5a524"))
+            painter.setBrush(QColor("#30a46c") if self._level < TOO_LOUD else QColor("#f5a524"))
             painter.drawRoundedRect(fill, radius, radius)
 
 
@@ -100,6 +120,19 @@ class RecordBar(QWidget):
         self.detail.setObjectName("stateDetail")
         self.detail.setWordWrap(True)
         self.meter = LevelMeter(self)
+        self.loud_warning = QLabel(TOO_LOUD_TEXT, self)
+        self.loud_warning.setObjectName("loudWarning")
+        self.loud_warning.setAccessibleName("Level warning")
+        self.loud_warning.setWordWrap(True)
+        self.loud_warning.hide()
+        self.meter.too_loud.connect(self.loud_warning.setVisible)
+        self.loading = QProgressBar(self)
+        self.loading.setAccessibleName("Loading model")
+        self.loading.setRange(0, 0)  # busy: the load reports no steps
+        self.loading.setFixedHeight(6)
+        self.loading.setTextVisible(False)
+        self.loading.hide()
+        self.model_loading = False
         self.devices = QComboBox(self)
         self.devices.setAccessibleName("Input device")
         self.devices.setToolTip("Microphone used for dictation")
@@ -116,6 +149,8 @@ class RecordBar(QWidget):
         text.addWidget(self.detail)
         text.addSpacing(4)
         text.addWidget(self.meter)
+        text.addWidget(self.loading)
+        text.addWidget(self.loud_warning)
         row = QHBoxLayout(self)
         row.setContentsMargins(18, 14, 18, 14)
         row.setSpacing(16)
@@ -132,7 +167,7 @@ class RecordBar(QWidget):
         self.button.setText("Stop" if stop else "Record")
         self.button.setAccessibleName("Stop recording" if stop else "Record")
         self.button.setToolTip("Stop and commit the last words (Ctrl+R)" if stop else "Start dictation (Ctrl+R)")
-        self.button.setEnabled(state != RecordState.FINISHING)
+        self.button.setEnabled(state != RecordState.FINISHING and not self.model_loading)
         self.button.setProperty("recording", stop)
         self.button.setIcon(icon("stop" if stop else "mic", "#ffffff"))
         self.button.style().unpolish(self.button)
@@ -142,12 +177,21 @@ class RecordBar(QWidget):
         self.title.style().polish(self.title)
         self.devices.setEnabled(not (state.is_active or state == RecordState.FINISHING))
 
+    def set_model_loading(self, loading: bool) -> None:
+        """While the model loads, Record is off and a busy bar runs under "Loading model…"."""
+        self.model_loading = loading
+        self.loading.setVisible(loading)
+        self.meter.setVisible(not loading)
+        self.button.setEnabled(not loading and self.state != RecordState.FINISHING)
+        if loading:
+            self.button.setToolTip("Record is ready once the model is loaded")
+        elif not (self.state.is_active or self.state == RecordState.FINISHING):
+            self.button.setToolTip("Start dictation (Ctrl+R)")
+
     def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
         self.devices.clear()
-        self.devices.addItem("System default microphone", None)
-        for device in devices:
-            label = f"{device.name} (default)" if device.is_default else device.name
-            self.devices.addItem(label, device.name)
+        for label, value in device_choices(devices):
+            self.devices.addItem(label, value)
         if not devices:
             self.devices.setToolTip("No microphone found — connect one, then reopen this list")
         index = self.devices.findData(current) if current else 0

@@ -9,13 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -23,7 +20,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSlider,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -33,11 +29,18 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.background import BackgroundCall
 from app.controller.ports import ModelInfo
-from app.engine.types import Precision
-from app.settings.model import PRECISIONS, Settings
-from app.ui.labels import LANGUAGES, PRECISION_LABELS, PRECISION_TIPS, provider_label
+from app.settings.model import Settings
+from app.ui.dictation_settings import DictationSettingsPage
+from app.ui.labels import LANGUAGES, provider_label
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
+from app.ui.settings_choices import (
+    file_accuracy_combo,
+    fill_precisions,
+    import_error_text,
+    precision_note,
+    runs_on_cpu,
+)
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -58,10 +61,14 @@ class SettingsDialog(QDialog):
         self.choose_folder: FolderPrompt = _folder_dialog
         self._models: list[ModelInfo] = []
         self._import: BackgroundCall | None = None
-        tabs = QTabWidget(self)
+        self.tabs = tabs = QTabWidget(self)
         tabs.addTab(self._model_tab(), "Model")
         tabs.addTab(self._text_tab(), "Transcription")
-        tabs.addTab(self._dictation_tab(), "Dictation")
+        self.dictation_page = DictationSettingsPage(self.settings, controller.input_devices(rescan=True), self)
+        self.device, self.vad = self.dictation_page.device, self.dictation_page.vad
+        self.min_silence, self.speech_pad = self.dictation_page.min_silence, self.dictation_page.speech_pad
+        self.close_to_tray, self.theme = self.dictation_page.close_to_tray, self.dictation_page.theme
+        tabs.addTab(self.dictation_page, "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
         self.models_page = ModelsPage(controller, self.settings.downloads, self)
@@ -130,6 +137,7 @@ class SettingsDialog(QDialog):
         form.addRow("Model for files", self.file_model)
         form.addRow("Unload when idle for", self.unload_idle)
         form.addRow("Precision", self.precision)
+        form.addRow("", precision_note(self.precision, tab))
         form.addRow("Runs on", self.provider)
         layout = QVBoxLayout(tab)
         layout.addWidget(self.model_list, 1)
@@ -155,12 +163,7 @@ class SettingsDialog(QDialog):
         self.prompt.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Dr. Nguyen")
         self.prompt.setTabChangesFocus(True)
         self.prompt.setFixedHeight(72)
-        self.beam = QSpinBox(tab)
-        self.beam.setAccessibleName("Beam size for files")
-        self.beam.setRange(1, 16)
-        self.beam.setValue(self.settings.decode.file_beam_size)
-        self.beam.setToolTip("Higher is a little more accurate and slower; 1 is greedy")
-        self.beam.setMaximumWidth(90)
+        self.beam = file_accuracy_combo(self.settings.decode.file_beam_size, tab)
         self.language_hint = QLabel("This model understands English only: pick a multilingual "
                                     "model for other languages and translation.", tab)
         self.language_hint.setObjectName("muted")
@@ -170,52 +173,7 @@ class SettingsDialog(QDialog):
         form.addRow("Task", self.task)
         form.addRow("", self.language_hint)
         form.addRow("Vocabulary", self.prompt)
-        form.addRow("Beam size (files)", self.beam)
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        return tab
-
-    @staticmethod
-    def _seconds(parent: QWidget, name: str, low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
-        box = QDoubleSpinBox(parent)
-        box.setAccessibleName(name)
-        box.setRange(low, high)
-        box.setSingleStep(0.1)
-        box.setDecimals(2)  # as stored: a hand-edited 0.25 must not turn into 0.3 on OK
-        box.setSuffix(" s")
-        box.setValue(value)
-        box.setToolTip(tip)
-        return box
-
-    def _dictation_tab(self) -> QWidget:
-        tab = QWidget(self)
-        self.device = QComboBox(tab)
-        self.device.setAccessibleName("Input device")
-        self.device.addItem("System default microphone", None)
-        for device in self.controller.input_devices(rescan=True):  # a microphone plugged in since
-            self.device.addItem(device.name, device.name)
-        self._select(self.device, self.settings.dictation.input_device)
-        self.vad = QSlider(Qt.Orientation.Horizontal, tab)
-        self.vad.setAccessibleName("Voice detection sensitivity")
-        self.vad.setRange(0, 100)
-        self.vad.setValue(round(self.settings.dictation.vad_sensitivity * 100))
-        self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
-        self.min_silence = self._seconds(tab, "Pause that ends a sentence", 0.2, 3.0,
-                                         self.settings.dictation.min_silence_s,
-                                         "Text is committed after a pause this long; longer waits out thinking pauses")
-        self.speech_pad = self._seconds(tab, "Audio kept before speech", 0.0, 1.0,
-                                        self.settings.dictation.speech_pad_s,
-                                        "Keeps soft first sounds that voice detection hears late")
-        self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
-        self.close_to_tray.setAccessibleName("Close to tray")
-        self.close_to_tray.setChecked(self.settings.window.close_to_tray)
-        form = QFormLayout()
-        form.addRow("Microphone", self.device)
-        form.addRow("Voice sensitivity", self.vad)
-        form.addRow("Pause that ends a sentence", self.min_silence)
-        form.addRow("Audio kept before speech", self.speech_pad)
-        form.addRow("Window", self.close_to_tray)
+        form.addRow("Accuracy for files", self.beam)
         layout = QVBoxLayout(tab)
         layout.addLayout(form)
         layout.addStretch(1)
@@ -257,20 +215,11 @@ class SettingsDialog(QDialog):
         self.remove_button.setEnabled(info is not None)
 
     def _fill_precisions(self) -> None:
+        library = self.controller.library
+        provider = self.provider.currentData()
+        on_cpu = runs_on_cpu(provider, library.providers())
         current = self.precision.currentData() or self.settings.model.precision
-        support = self.controller.library.precision_support(self.provider.currentData())
-        self.precision.clear()
-        model = self.precision.model()
-        assert isinstance(model, QStandardItemModel)
-        for value in PRECISIONS:
-            self.precision.addItem(PRECISION_LABELS[value], value)
-            reason = support.get(Precision(value))
-            item = model.item(self.precision.count() - 1)
-            item.setEnabled(reason is None)
-            item.setToolTip(f"Not available: {reason}" if reason else PRECISION_TIPS[value])
-        index = self.precision.findData(current)
-        enabled = index >= 0 and model.item(index).isEnabled()
-        self.precision.setCurrentIndex(index if enabled else 0)
+        fill_precisions(self.precision, library.precision_support(provider), on_cpu, current)
 
     def _import_model(self) -> None:
         folder = self.choose_folder(self)
@@ -280,7 +229,7 @@ class SettingsDialog(QDialog):
         self.message.setText(f"Importing {Path(folder).name}…")
         self._import = self.controller.library.import_folder(Path(folder))
         self._import.succeeded.connect(self._imported)
-        self._import.failed.connect(lambda error: self._import_done(f"Import failed: {error}"))
+        self._import.failed.connect(lambda error: self._import_done(import_error_text(str(error), Path(folder))))
 
     def _imported(self, info: object) -> None:
         if isinstance(info, ModelInfo):
@@ -317,24 +266,34 @@ class SettingsDialog(QDialog):
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
         settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
         settings.decode.initial_prompt = self.prompt.toPlainText().strip()
-        settings.decode.file_beam_size = self.beam.value()
-        settings.dictation.input_device = self.device.currentData()
-        settings.dictation.vad_sensitivity = self.vad.value() / 100
-        settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
-        settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
-        settings.window.close_to_tray = self.close_to_tray.isChecked()
+        settings.decode.file_beam_size = int(self.beam.currentData())
+        self.dictation_page.collect_into(settings)
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
         return settings
 
-    def apply(self) -> None:
+    def apply(self) -> bool:
+        """Save and use the settings; False (nothing applied) when a field is not usable."""
+        if self._hotkey_rejected():
+            return False
         self.settings = self.collect()
         error = self.controller.apply_settings(self.settings)
         self.message.setText(error or "Settings applied.")
+        return True
+
+    def _hotkey_rejected(self) -> bool:
+        """A hotkey that cannot work is shown next to its field, which gets the focus."""
+        field = self.output_page.hotkey_field
+        if not field.show_problem():
+            return False
+        self.tabs.setCurrentWidget(self.output_page)
+        field.edit.setFocus(Qt.FocusReason.OtherFocusReason)
+        self.message.setText("Nothing was applied: the hotkey needs fixing first.")
+        return True
 
     def accept(self) -> None:
-        self.apply()
-        super().accept()
+        if self.apply():
+            super().accept()
 
     @staticmethod
     def _select(combo: QComboBox, value: object) -> None:

@@ -79,5 +79,5 @@ def test_the_settings_device_list_finds_a_sound_server_that_started_later(qtbot,
     with pulse_server(no_sound_server):
         dialog = SettingsDialog(window.controller, window)
         qtbot.addWidget(dialog)
-        names = [dialog.device.itemText(i) for i in range(dialog.device.count())]
+        names = [dialog.device.itemData(i) for i in range(dialog.device.count())]  # what is stored
     assert "pulse" in names and "default" in names, names

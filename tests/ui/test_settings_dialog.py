@@ -27,7 +27,7 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
     assert dialog.model_list.currentItem().text().startswith("tiny.en")
     assert not dialog.language.isEnabled()  # tiny.en is English-only
     dialog.precision.setCurrentIndex(dialog.precision.findData(target))
-    dialog.beam.setValue(3)
+    dialog.beam.setCurrentIndex(dialog.beam.findData(1))  # "Faster"
     dialog.prompt.setPlainText("Thursday, Grafana")
 
     with qtbot.waitSignal(window.controller.models.loaded, timeout=MODEL_LOAD_TIMEOUT_MS) as loaded:
@@ -38,10 +38,10 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
 
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["model"]["precision"] == target
-    assert on_disk["decode"] == {"task": "transcribe", "initial_prompt": "Thursday, Grafana", "file_beam_size": 3}
+    assert on_disk["decode"] == {"task": "transcribe", "initial_prompt": "Thursday, Grafana", "file_beam_size": 1}
     restarted = AppController(parts)
     assert restarted.settings == window.controller.settings
-    assert restarted.decode_options(for_files=True).beam_size == 3
+    assert restarted.decode_options(for_files=True).beam_size == 1
     assert restarted.decode_options(for_files=True).initial_prompt == "Thursday, Grafana"
 
 

@@ -1,0 +1,55 @@
+"""The "Dictation" page of the settings dialog: microphone, voice detection, the window."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSlider, QVBoxLayout, QWidget
+
+from app.controller.ports import InputDevice
+from app.settings.model import Settings
+from app.ui.labels import device_choices
+from app.ui.settings_choices import seconds_box, theme_combo
+
+
+class DictationSettingsPage(QWidget):
+    """Shows `settings`' dictation and window choices; `collect_into` writes them back."""
+
+    def __init__(self, settings: Settings, devices: list[InputDevice], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        chosen = settings.dictation
+        self.device = QComboBox(self)
+        self.device.setAccessibleName("Input device")
+        for label, value in device_choices(devices):  # listed afresh: a microphone plugged in since
+            self.device.addItem(label, value)
+        self.device.setCurrentIndex(max(0, self.device.findData(chosen.input_device)))
+        self.vad = QSlider(Qt.Orientation.Horizontal, self)
+        self.vad.setAccessibleName("Voice detection sensitivity")
+        self.vad.setRange(0, 100)
+        self.vad.setValue(round(chosen.vad_sensitivity * 100))
+        self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
+        self.min_silence = seconds_box(self, "Pause that ends a sentence", 0.2, 3.0, chosen.min_silence_s,
+                                       "Text is committed after a pause this long; longer waits out thinking pauses")
+        self.speech_pad = seconds_box(self, "Audio kept before speech", 0.0, 1.0, chosen.speech_pad_s,
+                                      "Keeps soft first sounds that voice detection hears late")
+        self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", self)
+        self.close_to_tray.setAccessibleName("Close to tray")
+        self.close_to_tray.setChecked(settings.window.close_to_tray)
+        self.theme = theme_combo(settings.window.theme, self)
+        form = QFormLayout()
+        form.addRow("Microphone", self.device)
+        form.addRow("Voice sensitivity", self.vad)
+        form.addRow("Pause that ends a sentence", self.min_silence)
+        form.addRow("Audio kept before speech", self.speech_pad)
+        form.addRow("Window", self.close_to_tray)
+        form.addRow("Colours", self.theme)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addStretch(1)
+
+    def collect_into(self, settings: Settings) -> None:
+        settings.dictation.input_device = self.device.currentData()
+        settings.dictation.vad_sensitivity = self.vad.value() / 100
+        settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
+        settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
+        settings.window.close_to_tray = self.close_to_tray.isChecked()
+        settings.window.theme = self.theme.currentData()

@@ -1,0 +1,118 @@
+"""Choices of the settings dialog that need more than a list: the accuracy/speed choice for
+files (a beam size underneath), the precisions with what they cost, and import errors that name
+the folder the user chose."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QWidget
+
+from app.engine.types import Precision
+from app.settings.model import PRECISIONS
+from app.ui.labels import PRECISION_LABELS, PRECISION_TIPS
+
+FILE_ACCURACY = (
+    (5, "More accurate (slower)"),
+    (1, "Faster"),
+)
+FILE_ACCURACY_TIPS = {
+    # bench/compare.py, tiny.en, the 10 English shared clips (README): beam 5 against greedy
+    5: "Weighs 5 candidate wordings: 4.5 % of words wrong instead of 5.6 %, about 30 % more time",
+    1: "Takes the likeliest word each time: about a quarter less time, a few more words wrong",
+}
+
+
+def file_accuracy_combo(beam_size: int, parent: QWidget) -> QComboBox:
+    """The accuracy/speed choice for files; its data is the beam size (1..16). A hand-set beam
+    size other than the two choices stays, as "Custom"."""
+    combo = QComboBox(parent)
+    combo.setAccessibleName("Accuracy for files")
+    for beam, label in FILE_ACCURACY:
+        combo.addItem(label, beam)
+        combo.setItemData(combo.count() - 1, FILE_ACCURACY_TIPS[beam], Qt.ItemDataRole.ToolTipRole)
+    if combo.findData(beam_size) < 0:
+        combo.addItem(f"Custom (weighs {beam_size} candidate wordings)", beam_size)
+    combo.setCurrentIndex(combo.findData(beam_size))
+    combo.setToolTip("Live dictation always uses the fast setting")
+    return combo
+
+
+def runs_on_cpu(provider: str | None, available: list[str]) -> bool:
+    """True when `provider` (None = the best available) means the CPU."""
+    chosen = provider or next((p for p in available if p != "cpu"), "cpu")
+    return chosen == "cpu"
+
+
+def fill_precisions(combo: QComboBox, support: Mapping[Precision, str | None], on_cpu: bool,
+                    current: str) -> None:
+    """The precisions that run here, each with what it costs; fp16 is left out on a CPU, where
+    onnxruntime emulates it (slower than fp32), unless it is the saved choice."""
+    combo.clear()
+    model = combo.model()
+    assert isinstance(model, QStandardItemModel)
+    for value in PRECISIONS:
+        if value == "fp16" and on_cpu and current != "fp16":
+            continue
+        combo.addItem(PRECISION_LABELS[value], value)
+        reason = support.get(Precision(value))
+        item = model.item(combo.count() - 1)
+        item.setEnabled(reason is None)
+        item.setToolTip(f"Not available: {reason}" if reason else PRECISION_TIPS[value])
+    index = combo.findData(current)
+    enabled = index >= 0 and model.item(index).isEnabled()
+    combo.setCurrentIndex(index if enabled else 0)
+
+
+def import_error_text(error: str, folder: Path) -> str:
+    """`error` with the importer's private copy (models/.NAME-1a2b3c) named as the user's folder,
+    which the message always names."""
+    copy = re.compile(r"\S*/\." + re.escape(folder.name) + r"-[A-Za-z0-9_]+")
+    text = copy.sub(str(folder), error)
+    return f"Import failed: {text}" if str(folder) in text else f"Import failed: {folder}: {text}"
+
+
+THEME_CHOICES = (("system", "Like the desktop"), ("light", "Light"), ("dark", "Dark"))
+
+
+def theme_combo(current: str, parent: QWidget) -> QComboBox:
+    """The window's colours (`WindowSettings.theme`)."""
+    combo = QComboBox(parent)
+    combo.setAccessibleName("Theme")
+    for value, label in THEME_CHOICES:
+        combo.addItem(label, value)
+    combo.setCurrentIndex(max(0, combo.findData(current)))
+    return combo
+
+
+def seconds_box(parent: QWidget, name: str, low: float, high: float, value: float, tip: str) -> QDoubleSpinBox:
+    """A duration in seconds, shown with two decimals as stored (a hand-edited 0.25 must not
+    turn into 0.3 on OK)."""
+    box = QDoubleSpinBox(parent)
+    box.setAccessibleName(name)
+    box.setRange(low, high)
+    box.setSingleStep(0.1)
+    box.setDecimals(2)
+    box.setSuffix(" s")
+    box.setValue(value)
+    box.setToolTip(tip)
+    return box
+
+
+def precision_note(combo: QComboBox, parent: QWidget) -> QLabel:
+    """One line under the precision menu: what the chosen precision costs here."""
+    note = QLabel(parent)
+    note.setObjectName("muted")
+    note.setAccessibleName("What this precision costs")
+    note.setWordWrap(True)
+
+    def show() -> None:
+        note.setText(PRECISION_TIPS.get(str(combo.currentData()), ""))
+
+    combo.currentIndexChanged.connect(lambda _i: show())
+    show()
+    return note
