@@ -28,6 +28,7 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.labels import provider_label
+from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.record_bar.device_chosen.connect(c.set_input_device)
         c.dictation.state_changed.connect(self._on_record_state)
         c.dictation.committed.connect(self.transcript.append_committed)
+        self.live_edits = LiveEditSaver(self.transcript, c.dictation, c.history, self.history_panel.refresh, self)
         c.dictation.tentative.connect(self.transcript.set_tentative)
         c.dictation.level.connect(self.record_bar.meter.set_level)
         c.dictation.commit_latency.connect(self._on_latency)
