@@ -56,8 +56,12 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     return _connect(path), notice
 
 
-MIGRATIONS = (("segments", "ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''"),)
-"""Columns added since the first schema: (column, the statement that adds it to an older file)."""
+MIGRATIONS = (
+    ("segments", ("ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
+                  # dictations were all titled "Dictation"; unnamed now, they show their first words
+                  "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'")),
+)
+"""Columns added since the first schema: (column, the statements that upgrade an older file)."""
 
 
 def ensure_schema(db: sqlite3.Connection) -> bool:
@@ -66,9 +70,9 @@ def ensure_schema(db: sqlite3.Connection) -> bool:
     try:
         db.executescript(SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
-        for column, statement in MIGRATIONS:
+        for column, statements in MIGRATIONS:
             if column not in columns:
-                db.execute(statement)
+                _upgrade(db, statements)
                 log.info("History database upgraded: entries.%s added", column)
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
@@ -76,6 +80,18 @@ def ensure_schema(db: sqlite3.Connection) -> bool:
         log.warning("The history database is locked; its tables are created later")
         return False
     return True
+
+
+def _upgrade(db: sqlite3.Connection, statements: tuple[str, ...]) -> None:
+    """All of `statements` in one transaction, or none of them."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in statements:
+            db.execute(statement)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def last_id(db: sqlite3.Connection) -> int:

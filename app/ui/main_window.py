@@ -127,7 +127,6 @@ class MainWindow(QMainWindow):
         c.models.kept_previous.connect(self._on_model_kept)
         c.history_changed.connect(self.history_panel.refresh)
         c.settings_changed.connect(lambda _s: self._refresh_devices())
-        self.history_panel.open_entry.connect(self.show_text)
         self.jobs_panel.open_transcript.connect(self.show_text)
         self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)
