@@ -70,7 +70,7 @@ def highlighted_pixels(panel: HistoryPanel) -> int:
     for y in range(0, image.height(), 2):
         for x in range(0, image.width(), 2):
             pixel = QColor(image.pixel(x, y))
-            count += all(abs(a - b) <= 4 for a, b in zip((pixel.red(), pixel.green(), pixel.blue()), mix))
+            count += all(abs(a - b) <= 4 for a, b in zip((pixel.red(), pixel.green(), pixel.blue()), mix, strict=True))
     return count
 
 
@@ -96,7 +96,8 @@ def test_an_entry_is_exported_again_with_its_times(qtbot, panel: HistoryPanel, t
     srt = written["srt"].read_text()
     assert "00:00:00,300 --> 00:00:01,900\nGood morning everyone." in srt
     assert "00:00:02,200 --> 00:00:05,050\nToday we will review the budget." in srt
-    assert written["vtt"].read_text().startswith("WEBVTT") and "00:00:02.200 --> 00:00:05.050" in written["vtt"].read_text()
+    vtt = written["vtt"].read_text()
+    assert vtt.startswith("WEBVTT") and "00:00:02.200 --> 00:00:05.050" in vtt
     assert [s["start"] for s in json.loads(written["json"].read_text())["segments"]] == [0.3, 2.2]
     assert "Good morning everyone." in written["txt"].read_text()
 
