@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from app.controller.dictation_text import UtteranceTimes, processed_events
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioSource,
@@ -23,7 +23,7 @@ from app.controller.ports import (
 from app.controller.states import ModelState, RecordState
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.engine.types import DecodeOptions
-from app.settings.history import EntryKind, HistoryStore, TimedText
+from app.settings.history import EntryKind, HistoryStore
 
 log = logging.getLogger(__name__)
 
@@ -158,10 +158,10 @@ class DictationController(QObject):
         post-processor still holds back, such as a "new" that may start "new line"); then the
         window is told. Events of one session arrive in order, so one processor serves it."""
         processor = TextPostProcessor(self.postprocess)
-        utterance = _Utterance()
+        utterance = UtteranceTimes()
 
         def deliver(event: DictationEvent) -> None:
-            for processed in _processed(processor, event):
+            for processed in processed_events(processor, event):
                 try:  # queued and journaled when the database is locked; never stop the worker
                     self._store(entry_id, processed, utterance)
                 except Exception:
@@ -171,17 +171,12 @@ class DictationController(QObject):
 
         return deliver
 
-    def _store(self, entry_id: int, event: DictationEvent, utterance: _Utterance) -> None:
-        """Committed text into the entry; at an utterance's end, when it was spoken."""
-        if event.kind not in (DictationEventKind.COMMIT, DictationEventKind.FINAL):
-            return
-        if event.text:
+    def _store(self, entry_id: int, event: DictationEvent, utterance: UtteranceTimes) -> None:
+        """Committed text into the entry; once an utterance is over, when it was spoken."""
+        if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
             self._history.append(entry_id, event.text)
-            utterance.add(event)
-        if event.kind == DictationEventKind.FINAL:
-            if utterance.text.strip():
-                self._history.add_segment(entry_id, TimedText(utterance.start, event.audio_end_s, utterance.text))
-            utterance.reset()
+        for piece in utterance.update(event):
+            self._history.add_segment(entry_id, piece)
 
     def _on_event(self, number: int, event: DictationEvent) -> None:
         kind = event.kind
@@ -257,36 +252,6 @@ class DictationController(QObject):
     def _set_state(self, state: RecordState, reason: str = "") -> None:
         self.state, self.reason = state, reason
         self.state_changed.emit(state, reason)
-
-
-class _Utterance:
-    """The committed text of the utterance being dictated and when it started (s of audio)."""
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self.start = 0.0
-        self.text = ""
-
-    def add(self, event: DictationEvent) -> None:
-        if not self.text:
-            self.start = event.audio_start_s
-        self.text += event.text
-
-
-def _processed(processor: TextPostProcessor, event: DictationEvent) -> list[DictationEvent]:
-    """`event` with its committed delta post-processed; at the end of a session, what the
-    processor still held back comes first, as a COMMIT."""
-    kind = event.kind
-    if kind == DictationEventKind.COMMIT:
-        return [dataclasses.replace(event, text=processor.feed(event.text))]
-    if kind == DictationEventKind.FINAL:
-        return [dataclasses.replace(event, text=processor.feed(event.text) + processor.end_utterance())]
-    if kind == DictationEventKind.ENDED:
-        rest = processor.end_utterance()
-        return [DictationEvent(DictationEventKind.COMMIT, rest), event] if rest else [event]
-    return [event]
 
 
 def _with_advice(message: str) -> str:
