@@ -32,6 +32,7 @@ class LiveEditSaver(QObject):
         self._timer = QTimer(self, singleShot=True, interval=SAVE_AFTER_MS)
         self._timer.timeout.connect(self.save)
         view.edited.connect(self._timer.start)
+        view.clearing.connect(self._save_now)
         dictation.session_started.connect(self._on_session_started)
         dictation.state_changed.connect(self._on_state)
 
@@ -50,6 +51,11 @@ class LiveEditSaver(QObject):
                     log.exception("The edited transcript could not be saved to the history")
         if saved:
             self._on_saved()
+
+    def _save_now(self) -> None:
+        if self._timer.isActive():
+            self._timer.stop()
+            self.save()
 
     def _on_session_started(self, entry_id: int) -> None:
         self._view.start_session(entry_id)

@@ -31,6 +31,7 @@ PARAGRAPH = "\n\n"
 
 class TranscriptView(QTextEdit):
     edited = Signal()  # the user changed the committed text (not emitted for new commits)
+    clearing = Signal()  # clear_all is about to empty the view (edits not yet saved: save them now)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +74,7 @@ class TranscriptView(QTextEdit):
         if not delta:
             return
         separator = PARAGRAPH if opening and self.committed_text.strip() else ""
+        self._tentative = self._tentative.removeprefix(PARAGRAPH) if opening else self._tentative
         self._render(separator)
         if opening:
             assert self._new_session is not None
@@ -86,7 +88,9 @@ class TranscriptView(QTextEdit):
 
     def set_tentative(self, text: str) -> None:
         committed = self.committed_text
-        if not committed or self._new_session is not None:
+        if self._new_session is not None and committed.strip() and text.strip():
+            text = PARAGRAPH + text.lstrip()  # where the session's first words will go
+        elif not committed.strip() or self._new_session is not None:
             text = text.lstrip()
         elif text and not text[0].isspace() and not committed[-1].isspace():
             text = " " + text
@@ -95,6 +99,7 @@ class TranscriptView(QTextEdit):
             self._render("")
 
     def clear_all(self) -> None:
+        self.clearing.emit()
         self._rendering = True
         self._tentative, self._tail, self._sessions = "", 0, []
         self.clear()
