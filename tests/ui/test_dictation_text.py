@@ -111,3 +111,16 @@ def test_the_live_transcript_is_editable_and_new_commits_go_after_the_edits(qtbo
     stored = sorted(window.controller.history.search(), key=lambda e: e.id)
     qtbot.waitUntil(lambda: [window.controller.history.get(e.id).text for e in stored] == [one, two],
                     timeout=5000)
+
+    # an entry edited in the History's editor is not overwritten by a later edit elsewhere in the view
+    panel = window.history_panel
+    panel.list.setCurrentRow([panel.list.item(i).data(Qt.ItemDataRole.UserRole)
+                              for i in range(panel.list.count())].index(stored[0].id))
+    panel.open_selected()
+    assert panel.editor is not None
+    panel.editor.text.setPlainText("Rewritten in the History.")
+    panel.editor.save_button.click()
+    view.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(view, " Bye.")
+    qtbot.waitUntil(lambda: window.controller.history.get(stored[1].id).text == two + " Bye.", timeout=5000)
+    assert window.controller.history.get(stored[0].id).text == "Rewritten in the History."
