@@ -46,6 +46,8 @@ class HistoryEntry:
         """The user's name for it, else its first words (a file: its name), else "Dictation"."""
         if self.title.strip():
             return self.title.strip()
+        if self.kind == EntryKind.FILE and self.source:
+            return self.source.replace("\\", "/").rsplit("/", 1)[-1]
         words = self.text.split()
         name = " ".join(words[:NAME_WORDS])
         if len(name) > NAME_CHARS:

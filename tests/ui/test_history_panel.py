@@ -59,6 +59,11 @@ def test_an_entry_is_named_by_its_first_words_and_can_be_renamed_and_edited(qtbo
     assert (entry.name, entry.text) == ("Friday plan", MEETING.replace("Thursday", "Friday"))
     assert panel.list.item(0).text().startswith("Friday plan · Today")
 
+    select(panel, "a very long")
+    panel.ask_name = lambda _parent, _current: ""  # an empty name: back to the default, the file's name
+    panel.rename_selected()
+    assert panel.list.item(1).text().startswith("board.wav · Today")
+
 
 def highlighted_pixels(panel: HistoryPanel) -> int:
     image = panel.list.viewport().grab().toImage()
