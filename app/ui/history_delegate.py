@@ -29,6 +29,7 @@ def when(timestamp: float, now: float | None = None) -> str:
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1  # the entry's name
 WHEN_ROLE = Qt.ItemDataRole.UserRole + 2  # "Today 14:02"
 PREVIEW_ROLE = Qt.ItemDataRole.UserRole + 3  # the start of its text, on one line
+FILE_ROLE = Qt.ItemDataRole.UserRole + 4  # True when its name is a file's
 PREVIEW_CHARS = 400
 
 
@@ -41,11 +42,13 @@ def entry_preview(entry: HistoryEntry) -> str:
     return " ".join(entry.text[:PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
 
 
-def title_line(name: str, stamp: str, metrics: QFontMetrics, width: int) -> tuple[str, str]:
+def title_line(name: str, stamp: str, metrics: QFontMetrics, width: int, file: bool = True) -> tuple[str, str]:
     """(name, stamp) to draw on one line of `width` px: the stamp whole, right-aligned; the name
-    elided in the middle if it must be (a long file name keeps its start and its extension)."""
+    elided if it must be: a file's in the middle (it keeps its start and its extension), words
+    at the end."""
     room = width - metrics.horizontalAdvance(stamp) - metrics.horizontalAdvance("  ")
-    return metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, max(room, 0)), stamp
+    mode = Qt.TextElideMode.ElideMiddle if file else Qt.TextElideMode.ElideRight
+    return metrics.elidedText(name, mode, max(room, 0)), stamp
 
 
 def preview_lines(text: str, metrics: QFontMetrics, width: int, lines: int) -> list[str]:
@@ -96,7 +99,7 @@ class EntryDelegate(QStyledItemDelegate):
         bold = QFont(opt.font)
         bold.setBold(True)
         name, stamp = title_line(str(index.data(NAME_ROLE)), str(index.data(WHEN_ROLE)), QFontMetrics(bold),
-                                 rect.width())
+                                 rect.width(), bool(index.data(FILE_ROLE)))
         pen = opt.palette.color(QPalette.ColorRole.Text)  # selection is a light tint
         line = QFontMetrics(bold).lineSpacing()
         mark = QColor(opt.palette.color(QPalette.ColorRole.Highlight))

@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.formats import ExportError
-from app.settings.history import HistoryEntry, HistoryStore
+from app.settings.history import EntryKind, HistoryEntry, HistoryStore
 from app.ui.history_actions import AskPath, EntryEditor, ask_export_path, export_entry, export_formats, file_stem
 from app.ui.history_delegate import (
+    FILE_ROLE,
     NAME_ROLE,
     PREVIEW_ROLE,
     WHEN_ROLE,
@@ -105,6 +106,7 @@ class HistoryPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setData(NAME_ROLE, entry.name)
             item.setData(WHEN_ROLE, when(entry.created))
+            item.setData(FILE_ROLE, entry.kind is EntryKind.FILE)
             item.setData(PREVIEW_ROLE, entry_preview(entry) or "(no text)")
             item.setToolTip("\n".join(filter(None, (entry.source, entry_preview(entry)[:300]))))
             self.list.addItem(item)

@@ -142,3 +142,5 @@ def test_previews_show_whole_sentences_and_a_long_file_name_keeps_its_time(qtbot
     assert stamp == "Today 22:48"  # whole, drawn right-aligned
     assert name.startswith("a very long") and name.endswith(".wav") and "…" in name
     assert QFontMetrics(bold).horizontalAdvance(f"{name}  {stamp}") <= width
+    words, _ = title_line("Please move the meeting to Thursday…", "Today 22:48", QFontMetrics(bold), 200, file=False)
+    assert words.startswith("Please move") and words.endswith("…")  # words are cut at the end
