@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.controller.desktop_integration import options_from_settings
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
 from app.controller.model_downloads import ModelDownloads
@@ -99,6 +100,7 @@ class AppController(QObject):
         self.dictation.recovery_dir = self.recovery_root
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
         self.dictation.history_changed.connect(self.history_changed)
+        self._apply_text_rules()
 
     def start(self) -> None:
         """Begin loading the model in the background (call after the window is shown)."""
@@ -130,6 +132,7 @@ class AppController(QObject):
         if reload:
             self.models.load(self.engine_config())
         self._apply_download_settings()
+        self._apply_text_rules()
         self.settings_changed.emit(self.settings)
         return error
 
@@ -144,6 +147,10 @@ class AppController(QObject):
     def _unload_if_idle(self) -> None:
         if not self.dictation.active:
             self.models.unload()
+
+    def _apply_text_rules(self) -> None:
+        """The post-processing the next dictation applies to what it shows, stores and types."""
+        self.dictation.postprocess = options_from_settings(self.settings.output)[0].output.postprocess
 
     def _apply_download_settings(self) -> None:
         self.downloads.mirror = self.settings.downloads.mirror
@@ -245,10 +252,9 @@ class AppController(QObject):
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
         if isinstance(transcript, FileTranscript):
-            from app.settings.history import EntryKind
+            from app.settings.history import EntryKind, TimedText
 
-            self.history.create(
-                EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text
-            )
+            times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())
+            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times)
             self.history_changed.emit()
         self._finish_recovery(job)

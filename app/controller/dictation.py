@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from app.controller.dictation_text import UtteranceTimes, processed_events
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioSource,
@@ -20,6 +21,7 @@ from app.controller.ports import (
     VoiceDetection,
 )
 from app.controller.states import ModelState, RecordState
+from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.engine.types import DecodeOptions
 from app.settings.history import EntryKind, HistoryStore
 
@@ -28,20 +30,22 @@ log = logging.getLogger(__name__)
 LEVEL_POLL_MS = 33
 
 
-log = logging.getLogger(__name__)
-
-
 class DictationController(QObject):
     """Record / stop / cancel. Committed text goes to the history as it arrives.
 
-    Signals carry what the transcript view shows: `committed` is a delta appended for good,
-    `tentative` replaces the grey tail. Every committed delta of a session reaches the history,
-    `committed` (window, typed or pasted output) exactly once, also after an error: a session
-    that reports an error (microphone lost) is FINISHING while its worker commits what it still
-    has, and only its ENDED event closes it and shows the error.
+    Committed text is post-processed once, here (spoken commands, fillers, replacements, the
+    spacing rules of `postprocess`): the window shows, the history stores and the output router
+    types the same text. Signals carry what the transcript view shows: `committed` is a
+    (post-processed) delta appended for good, `tentative` replaces the grey tail (raw words: it
+    is never stored or typed). `session_started(entry id)` comes before a session's first text.
+    Every committed delta of a session reaches the history, `committed` (window, typed or pasted
+    output) exactly once, also after an error: a session that reports an error (microphone lost)
+    is FINISHING while its worker commits what it still has, and only its ENDED event closes it
+    and shows the error.
     """
 
     state_changed = Signal(object, str)  # RecordState, reason ("" unless ERROR)
+    session_started = Signal(int)  # the history entry id of the new session
     committed = Signal(str)
     utterance_ended = Signal()  # after the FINAL commit of an utterance (output flushes held-back words)
     tentative = Signal(str)
@@ -70,6 +74,8 @@ class DictationController(QObject):
         self._start_when_ready = False
         self.state = RecordState.IDLE
         self.reason = ""
+        self.postprocess = PostProcessOptions()
+        """The text rules of the next session (a session keeps one set of rules)."""
         self.source_override: AudioSource | None = None
         """Replaces the configured source (tests and `--replay` use a file here)."""
         self.recovery_dir: Path | None = None
@@ -132,7 +138,8 @@ class DictationController(QObject):
         assert engine is not None
         request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir)
         self._session_number += 1
-        entry_id = self._history.create(EntryKind.DICTATION, "Dictation")
+        entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
+        self.session_started.emit(entry_id)
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))
             session.start()
@@ -146,19 +153,30 @@ class DictationController(QObject):
         self._set_state(RecordState.LISTENING)
 
     def _deliver_from(self, number: int, entry_id: int) -> Callable[[DictationEvent], None]:
-        """The worker's callback: committed text goes to disk first, on the worker thread,
-        so a crash or kill right after a commit loses nothing; then the window is told."""
+        """The worker's callback: committed text is post-processed and goes to disk first, on
+        the worker thread, so a crash or kill right after a commit loses nothing (but words the
+        post-processor still holds back, such as a "new" that may start "new line"); then the
+        window is told. Events of one session arrive in order, so one processor serves it."""
+        processor = TextPostProcessor(self.postprocess)
+        utterance = UtteranceTimes()
 
         def deliver(event: DictationEvent) -> None:
-            if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+            for processed in processed_events(processor, event):
                 try:  # queued and journaled when the database is locked; never stop the worker
-                    self._history.append(entry_id, event.text)
+                    self._store(entry_id, processed, utterance)
                 except Exception:
                     log.exception("Committed text could not be saved to the history")
-            with contextlib.suppress(RuntimeError):  # the window is gone: the text is saved
-                self._event.emit(number, event)
+                with contextlib.suppress(RuntimeError):  # the window is gone: the text is saved
+                    self._event.emit(number, processed)
 
         return deliver
+
+    def _store(self, entry_id: int, event: DictationEvent, utterance: UtteranceTimes) -> None:
+        """Committed text into the entry; once an utterance is over, when it was spoken."""
+        if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+            self._history.append(entry_id, event.text)
+        for piece in utterance.update(event):
+            self._history.add_segment(entry_id, piece)
 
     def _on_event(self, number: int, event: DictationEvent) -> None:
         kind = event.kind

@@ -1,5 +1,7 @@
-"""Sends committed dictation text to the focused window (typed or pasted), post-processed.
+"""Sends committed dictation text to the focused window (typed or pasted).
 
+The text arrives post-processed by the dictation controller (the same text the window shows
+and the history stores); `OutputOptions.postprocess` are the rules the controller applies.
 Tentative text never comes here: only committed deltas, utterance ends and session ends.
 While the global hotkey is held the keyboard is grabbed by Earshot, so output waits until it
 is released (`set_held`).
@@ -15,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 
 from app.controller.clipboard_paste import ClipboardPaster
 from app.dictation.output import OutputMode, OutputWorker
-from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
+from app.dictation.postprocess import PostProcessOptions
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class OutputOptions:
 
     mode: OutputMode = OutputMode.WINDOW
     postprocess: PostProcessOptions = field(default_factory=PostProcessOptions)
+    """Applied once by the dictation controller, before the text is shown, stored and output."""
 
 
 class OutputRouter(QObject):
@@ -40,7 +43,6 @@ class OutputRouter(QObject):
     ) -> None:
         super().__init__(parent)
         self.options = options or OutputOptions()
-        self._processor = TextPostProcessor(self.options.postprocess)
         self._worker = worker_factory(self._worker_error.emit)
         self._paster: ClipboardPaster | None = None
         self._held = False
@@ -57,14 +59,14 @@ class OutputRouter(QObject):
         self.options = options
 
     def session_started(self) -> None:
-        self._processor = TextPostProcessor(self.options.postprocess)
         self._reported = False
 
     def committed(self, delta: str) -> None:
-        self._deliver(self._processor.feed(delta))
+        """`delta`: post-processed committed text, output as it is."""
+        self._deliver(delta)
 
     def utterance_ended(self) -> None:
-        self._deliver(self._processor.end_utterance())
+        """Nothing is held back here (the controller's post-processor flushes the utterance)."""
 
     def session_ended(self) -> None:
         self.utterance_ended()

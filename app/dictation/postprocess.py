@@ -27,6 +27,7 @@ _TOKEN = re.compile(r"\s*\S+")
 _PARTS = re.compile(r"^(\s*)([\"'(\[¿¡“‘«]*)(.*?)([.,!?;:…\"')\]”’»]*)$", re.DOTALL)
 _NORM_DROP = re.compile(r"[^\w']+")
 _SENTENCE_END = re.compile(r"[.?!…]")
+_GUESSED_MARK = re.compile(r"[.,!?;:…]+")
 _PRONOUN_I = re.compile(r"^I('(m|ll|ve|d))?$")
 
 
@@ -127,6 +128,7 @@ class TextPostProcessor:
         self._glue = False  # the next piece attaches without a space (after a new line, "(")
         self._capitalize_next = False
         self._lowercase_next = False
+        self._spoken_mark = False  # the last output was spoken punctuation ("period")
 
     def feed(self, delta: str) -> str:
         self._pending.extend(_tokens(delta))
@@ -188,8 +190,10 @@ class TextPostProcessor:
 
     def _word(self, token: _Token, user_text: bool = False) -> str:
         if not token.word:  # punctuation on its own: it belongs to what came before
-            self._held += token.opening + token.closing
+            if not (self._spoken_mark and _GUESSED_MARK.fullmatch(token.opening + token.closing)):
+                self._held += token.opening + token.closing  # (after "period", Whisper's own "." is dropped)
             return ""
+        self._spoken_mark = False
         word = token.word
         if self._lowercase_next and not user_text and _may_lowercase(word):
             word = word[0].lower() + word[1:]
@@ -206,6 +210,7 @@ class TextPostProcessor:
         self._held = ""
         space = kept + ("" if command.attach_left else self._space(tokens[0].space))
         self._glue = command.attach_right
+        self._spoken_mark = command.is_punctuation
         self._mark_output()
         self._capitalize_next = command.ends_sentence
         self._lowercase_next = not command.ends_sentence and bool(_SENTENCE_END.search(guessed))

@@ -10,25 +10,35 @@ gone; reads show the queued writes on top of what is stored. A journal left by a
 replayed (exactly once) on the next start. A database that cannot be read is kept as
 `history.sqlite3.corrupt-<time>` and a new one is started (`app.settings.history_db`); `notice`
 then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
+
+An entry's `title` is the name the user gave it ("" until then: `HistoryEntry.name` is its first
+words); `segments` are its timed pieces (a file's segments, a dictation's utterances), kept as
+JSON `[[start_s, end_s, text], ...]` so an entry can be exported again as SRT/VTT with its times.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-import enum
+import json
 import logging
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
 from app.settings.history_db import ensure_schema, is_busy, last_id, open_database
+from app.settings.history_entry import (
+    EntryKind,
+    HistoryEntry,
+    TimedText,
+    parse_segments,
+    segments_json,
+)
 from app.settings.write_journal import PendingWrite, WriteJournal
 
 log = logging.getLogger(__name__)
@@ -37,31 +47,18 @@ RETRY_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
 
 _SQL = {
-    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text)"
-    " VALUES (:id, :kind, :title, :source, :at, :at, :text)",
+    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments)"
+    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments)",
     "append": "UPDATE entries SET text = text || :text, updated = :at WHERE id = :id",
     "set_text": "UPDATE entries SET text = :text, updated = :at WHERE id = :id",
+    "rename": "UPDATE entries SET title = :title WHERE id = :id",
+    "add_segment": "UPDATE entries SET segments = json_insert(CASE WHEN segments = '' THEN '[]'"
+    " ELSE segments END, '$[#]', json(:segment)) WHERE id = :id",
     "delete": "DELETE FROM entries WHERE id = :id",
     "delete_if_empty": "DELETE FROM entries WHERE id = :id AND trim(text) = ''",
 }
 
-
-class EntryKind(enum.Enum):
-    DICTATION = "dictation"
-    FILE = "file"
-
-
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One transcript. Times are seconds since the epoch."""
-
-    id: int
-    kind: EntryKind
-    title: str
-    source: str
-    created: float
-    updated: float
-    text: str
+__all__ = ["EntryKind", "HistoryEntry", "HistoryStore", "TimedText"]
 
 
 def default_history_path() -> Path:
@@ -99,10 +96,12 @@ class HistoryStore:
 
     # --- writes ------------------------------------------------------------------------
 
-    def create(self, kind: EntryKind, title: str, source: str = "", text: str = "") -> int:
+    def create(self, kind: EntryKind, title: str, source: str = "", text: str = "",
+               segments: tuple[TimedText, ...] = ()) -> int:
         with self._lock:
             entry_id, self._next_id = self._next_id, self._next_id + 1
-            self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text)
+            self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text,
+                        segments=segments_json(segments))
         return entry_id
 
     def append(self, entry_id: int, text: str) -> None:
@@ -110,7 +109,16 @@ class HistoryStore:
         self._write("append", id=entry_id, text=text)
 
     def set_text(self, entry_id: int, text: str) -> None:
+        """Replace an entry's text (the user edited it)."""
         self._write("set_text", id=entry_id, text=text)
+
+    def rename(self, entry_id: int, title: str) -> None:
+        """Name an entry ("" gives it back its default name, its first words)."""
+        self._write("rename", id=entry_id, title=title.strip())
+
+    def add_segment(self, entry_id: int, piece: TimedText) -> None:
+        """Record when a piece of an entry's text (a dictated utterance) was spoken."""
+        self._write("add_segment", id=entry_id, segment=json.dumps([piece.start, piece.end, piece.text]))
 
     def delete(self, entry_id: int) -> None:
         self._write("delete", id=entry_id)
@@ -158,6 +166,8 @@ class HistoryStore:
         """One write in one transaction (with its journal mark); raises `_Locked`."""
         args = dict(write.args)
         args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
+        if write.op == "create":
+            args.setdefault("segments", "")  # a journal written before entries had segments
         if not self._schema_ready and not ensure_schema(self._db):
             raise _Locked
         self._schema_ready = True
@@ -252,7 +262,8 @@ class HistoryStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    f"SELECT id, kind, title, source, created, updated, text FROM entries {where}", params
+                    f"SELECT id, kind, title, source, created, updated, text, segments FROM entries {where}",
+                    params
                 ).fetchall()
             except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
                 log.exception("Could not read the history")
@@ -272,9 +283,15 @@ class HistoryStore:
             entry = by_id.get(entry_id)
             if write.op == "create":
                 by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
-                                               args["at"], args["at"], args["text"])
+                                               args["at"], args["at"], args["text"],
+                                               parse_segments(args.get("segments", "")))
             elif entry is None:
                 continue
+            elif write.op == "rename":
+                by_id[entry_id] = dataclasses.replace(entry, title=args["title"])
+            elif write.op == "add_segment":
+                added = parse_segments(f"[{args['segment']}]")
+                by_id[entry_id] = dataclasses.replace(entry, segments=entry.segments + added)
             elif write.op == "append":
                 by_id[entry_id] = dataclasses.replace(entry, text=entry.text + args["text"], updated=args["at"])
             elif write.op == "set_text":
@@ -284,5 +301,5 @@ class HistoryStore:
         return sorted(by_id.values(), key=lambda e: (e.updated, e.id), reverse=True)
 
 
-def _entry(row: tuple[int, str, str, str, float, float, str]) -> HistoryEntry:
-    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6])
+def _entry(row: tuple[int, str, str, str, float, float, str, str]) -> HistoryEntry:
+    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]))

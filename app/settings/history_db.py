@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS entries (
     source TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    text TEXT NOT NULL DEFAULT ''
+    text TEXT NOT NULL DEFAULT '',
+    segments TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated);
 CREATE TABLE IF NOT EXISTS applied_journal (uid TEXT PRIMARY KEY);
@@ -55,16 +56,42 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     return _connect(path), notice
 
 
+MIGRATIONS = (
+    ("segments", ("ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
+                  # dictations were all titled "Dictation"; unnamed now, they show their first words
+                  "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'")),
+)
+"""Columns added since the first schema: (column, the statements that upgrade an older file)."""
+
+
 def ensure_schema(db: sqlite3.Connection) -> bool:
-    """Create missing tables; False while another process's lock prevents it (try later)."""
+    """Create missing tables and add the columns an older file lacks; False while another
+    process's lock prevents it (try later)."""
     try:
         db.executescript(SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+        for column, statements in MIGRATIONS:
+            if column not in columns:
+                _upgrade(db, statements)
+                log.info("History database upgraded: entries.%s added", column)
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
         log.warning("The history database is locked; its tables are created later")
         return False
     return True
+
+
+def _upgrade(db: sqlite3.Connection, statements: tuple[str, ...]) -> None:
+    """All of `statements` in one transaction, or none of them."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in statements:
+            db.execute(statement)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def last_id(db: sqlite3.Connection) -> int:

@@ -29,6 +29,7 @@ from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
 from app.ui.labels import provider_label
+from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
         c.dictation.state_changed.connect(self._on_record_state)
         c.record_display.changed.connect(lambda shown: self.record_bar.set_state(shown.state, shown.detail))
         c.dictation.committed.connect(self.transcript.append_committed)
+        self.live_edits = LiveEditSaver(self.transcript, c.dictation, c.history, self.history_panel.refresh, self)
         c.dictation.tentative.connect(self.transcript.set_tentative)
         c.dictation.level.connect(self.record_bar.meter.set_level)
         c.dictation.commit_latency.connect(self._on_latency)
@@ -132,7 +134,6 @@ class MainWindow(QMainWindow):
         c.models.kept_previous.connect(self._on_model_kept)
         c.history_changed.connect(self.history_panel.refresh)
         c.settings_changed.connect(lambda _s: self._refresh_devices())
-        self.history_panel.open_entry.connect(self.show_text)
         self.jobs_panel.open_transcript.connect(self.show_text)
         self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)

@@ -1,83 +1,153 @@
 """The live transcript: committed text in the normal colour, tentative text after it in
-grey italics. It follows new text unless the user has scrolled up to read."""
+grey italics. It follows new text unless the user has scrolled up to read.
+
+Once committed text is shown the user may edit it, also while dictating: the grey tentative
+tail is always the end of the document and the text cursor is kept out of it, so new commits
+go after everything the user wrote (never over it). Each dictation session starts a new
+paragraph; `session_texts` gives each session's text as it reads now (edits included), so the
+edits can be saved to that session's history entry.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QFont, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtGui import (
+    QFont,
+    QInputMethodEvent,
+    QKeyEvent,
+    QPalette,
+    QTextCharFormat,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
 PLACEHOLDER = (
     "Press Record (Ctrl+R) and start speaking — your words appear here.\n\n"
     "Drop audio or video files anywhere on this window to transcribe them."
 )
+PARAGRAPH = "\n\n"
+"""Between the texts of two dictation sessions (what "new paragraph" writes too)."""
 
 
 class TranscriptView(QTextEdit):
+    edited = Signal()  # the user changed the committed text (not emitted for new commits)
+    clearing = Signal()  # clear_all is about to empty the view (edits not yet saved: save them now)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setReadOnly(True)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName("Transcript")
-        self.setAccessibleDescription("Committed dictation text, then tentative text in italics")
+        self.setAccessibleDescription("Committed dictation text (editable), then tentative text in italics")
         self.setPlaceholderText(PLACEHOLDER)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setUndoRedoEnabled(False)  # an undo would take back commits, not just the user's edits
         self.document().setDocumentMargin(22)
         font = QFont(self.font())
         font.setPointSizeF(max(12.0, font.pointSizeF() * 1.3))
         self.setFont(font)
-        self._committed = ""
         self._tentative = ""
+        self._tail = 0  # length of the tentative tail at the end of the document (UTF-16 units)
+        self._rendering = False
+        self._new_session: int | None = None  # entry id of a session whose first text is to come
+        self._sessions: list[tuple[int, QTextCursor]] = []  # entry id, where its text starts
+        self._set_editable(False)
+        self.document().contentsChanged.connect(self._on_contents_changed)
 
     @property
     def committed_text(self) -> str:
-        return self._committed
+        """Everything before the tentative tail, with the user's edits."""
+        return self._text(0, self._tail_start())
 
     @property
     def tentative_text(self) -> str:
         return self._tentative
 
+    def start_session(self, entry_id: int) -> None:
+        """The next committed text starts a new paragraph, the text of history entry `entry_id`."""
+        self._new_session = entry_id
+
     def append_committed(self, delta: str) -> None:
-        """Add text that will never change (the tentative tail stays after it)."""
-        if not self._committed:
+        """Add text that will never change, after all committed and edited text."""
+        opening = self._new_session is not None
+        if opening or not self.committed_text.strip():
             delta = delta.lstrip()
-        if delta:
-            self._committed += delta
-            self._render(commit=delta)
+        if not delta:
+            return
+        separator = PARAGRAPH if opening and self.committed_text.strip() else ""
+        self._tentative = self._tentative.removeprefix(PARAGRAPH) if opening else self._tentative
+        self._render(separator)
+        if opening:
+            assert self._new_session is not None
+            anchor = QTextCursor(self.document())
+            anchor.setPosition(self._tail_start())
+            anchor.setKeepPositionOnInsert(True)  # stays before the session's text
+            self._sessions.append((self._new_session, anchor))
+            self._new_session = None
+        self._render(delta)
+        self._set_editable(True)
 
     def set_tentative(self, text: str) -> None:
-        if not self._committed:
+        committed = self.committed_text
+        if self._new_session is not None and committed.strip() and text.strip():
+            text = PARAGRAPH + text.lstrip()  # where the session's first words will go
+        elif not committed.strip() or self._new_session is not None:
             text = text.lstrip()
-        elif text and not text[0].isspace() and not self._committed[-1].isspace():
+        elif text and not text[0].isspace() and not committed[-1].isspace():
             text = " " + text
         if text != self._tentative:
             self._tentative = text
-            self._render(commit="")
+            self._render("")
 
     def clear_all(self) -> None:
-        self._committed = self._tentative = ""
+        self.clearing.emit()
+        self._rendering = True
+        self._tentative, self._tail, self._sessions = "", 0, []
         self.clear()
+        self._rendering = False
+        self._set_editable(False)
+
+    def session_texts(self) -> list[tuple[int, str]]:
+        """(history entry id, its text as shown now) for each session in the view."""
+        out = []
+        for number, (entry_id, anchor) in enumerate(self._sessions):
+            last = number + 1 == len(self._sessions)
+            end = self._tail_start() if last else self._sessions[number + 1][1].position()
+            text = self._text(min(anchor.position(), end), end)
+            out.append((entry_id, text if last else text.removesuffix(PARAGRAPH)))
+        return out
+
+    # --- rendering -------------------------------------------------------------------
 
     def _render(self, commit: str) -> None:
+        """Insert `commit` before the tentative tail and redraw the tail."""
         bar = self.verticalScrollBar()
         following = bar.value() >= bar.maximum() - 4
+        self._rendering = True
         cursor = QTextCursor(self.document())
-        cursor.setPosition(_qt_len(self._committed) - _qt_len(commit))
+        cursor.setPosition(self._tail_start())
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
         if commit:
             cursor.insertText(commit, self._committed_format())
         if self._tentative:
             cursor.insertText(self._tentative, self._tentative_format())
+        self._tail = _qt_len(self._tentative)
+        self._rendering = False
         if following:
             bar.setValue(bar.maximum())
 
+    def _tail_start(self) -> int:
+        return max(0, self.document().characterCount() - 1 - self._tail)
+
+    def _text(self, start: int, end: int) -> str:
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        return cursor.selectedText().replace("\u2029", "\n").replace("\u2028", "\n")
+
     def _committed_format(self) -> QTextCharFormat:
         fmt = QTextCharFormat()
+        fmt.setFontItalic(False)
         fmt.setForeground(self.palette().color(QPalette.ColorRole.Text))
         return fmt
 
@@ -87,13 +157,61 @@ class TranscriptView(QTextEdit):
         fmt.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
         return fmt
 
+    def _recolour(self) -> None:
+        self._rendering = True
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self._tail_start(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(self._committed_format())
+        cursor.setPosition(self._tail_start())
+        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(self._tentative_format())
+        self._rendering = False
+
+    # --- editing ---------------------------------------------------------------------
+
+    def _set_editable(self, editable: bool) -> None:
+        self.setReadOnly(not editable)
+        flags = Qt.TextInteractionFlag.TextEditorInteraction if editable else (
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setTextInteractionFlags(flags)
+
+    def _on_contents_changed(self) -> None:
+        if not self._rendering:
+            self.edited.emit()
+
+    def _keep_cursor_before_tail(self) -> bool:
+        """Move the user's cursor (and selection) out of the tentative tail; True when it sits
+        right at the tail's start (a Delete there would eat tentative text)."""
+        cursor, start = self.textCursor(), self._tail_start()
+        if self._tail and max(cursor.position(), cursor.anchor()) > start:
+            anchor, position = min(cursor.anchor(), start), min(cursor.position(), start)
+            cursor.setPosition(anchor)
+            cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+            self.setTextCursor(cursor)
+        return bool(self._tail) and not cursor.hasSelection() and cursor.position() == start
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        if not self.isReadOnly() and (e.text() or e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)):
+            at_tail = self._keep_cursor_before_tail()
+            if at_tail and e.key() == Qt.Key.Key_Delete:
+                return
+            self.setCurrentCharFormat(self._committed_format())  # typed text is not grey
+        super().keyPressEvent(e)
+
+    def inputMethodEvent(self, e: QInputMethodEvent) -> None:
+        if not self.isReadOnly():
+            self._keep_cursor_before_tail()
+        super().inputMethodEvent(e)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        self._keep_cursor_before_tail()
+        self.setCurrentCharFormat(self._committed_format())
+        super().insertFromMimeData(source)
+
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            text, tentative = self._committed, self._tentative
-            self.clear_all()
-            self.append_committed(text)
-            self.set_tentative(tentative)
+            self._recolour()
 
 
 def _qt_len(text: str) -> int:

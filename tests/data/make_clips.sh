@@ -70,4 +70,11 @@ espeak-ng -v "$voice+whisper" -s "$speed" -w "$tmp/whispered.raw.wav" \
   "Please send the report to the whole team before noon."
 sox -R -D "$tmp/whispered.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$here/espeak_whispered.wav" \
   pad "$lead_s" "$lead_s"
-echo "wrote $(( ${#clips[@]} + 1 )) clips and clips.json to $here"
+
+# Spoken commands (tests/ui/test_dictation_text.py; not in clips.json either): "period" and
+# "new line" said as words, which the post-processor turns into "." and a line break.
+espeak-ng -v "$voice" -s "$speed" -w "$tmp/commands.raw.wav" \
+  "Please call me on Monday, period. New line. See you then."
+sox -R -D "$tmp/commands.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$here/espeak_commands.wav" \
+  pad "$lead_s" "$lead_s"
+echo "wrote $(( ${#clips[@]} + 2 )) clips and clips.json to $here"

@@ -1,8 +1,9 @@
 """Run by test_output_router.py in a child process on the test's Xvfb (Qt's xcb platform).
 
 Usage: python output_driver.py MODE DELTAS_JSON. Feeds committed deltas (null = end of an
-utterance) through the real OutputRouter, prints "done" once the text is out (and, in paste
-mode, the clipboard restored), then keeps serving the clipboard until stdin closes.
+utterance) through the post-processor (as the dictation controller does) and the real
+OutputRouter, prints "done" once the text is out (and, in paste mode, the clipboard restored),
+then keeps serving the clipboard until stdin closes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.controller.output_router import OutputOptions, OutputRouter
 from app.dictation.output import OutputMode
+from app.dictation.postprocess import TextPostProcessor
 
 
 class _StdinClosed(QObject):
@@ -33,8 +35,10 @@ def main() -> int:
 
     def feed() -> None:
         router.session_started()
+        processor = TextPostProcessor()
         for delta in deltas:
-            router.committed(delta) if delta is not None else router.utterance_ended()
+            router.committed(processor.feed(delta) if delta is not None else processor.end_utterance())
+        router.committed(processor.end_utterance())
         router.session_ended()
         if mode is OutputMode.PASTE:
             router.paster.idle.connect(done)

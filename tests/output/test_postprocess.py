@@ -80,6 +80,13 @@ def test_a_command_split_across_commit_deltas_is_still_recognised() -> None:
     assert processor.end_utterance() == ""
 
 
+def test_whisper_punctuation_in_the_delta_after_a_spoken_period_is_dropped() -> None:
+    """The deltas live dictation of tests/data/espeak_commands.wav commits (Whisper's own "."
+    came as the start of the next delta, and the policy's end mark after the final)."""
+    deltas = [" Please call", " me on", " Monday", " period", ". New", " line. See you then", END, "."]
+    assert run(deltas) == "Please call me on Monday.\nSee you then."
+
+
 def test_a_held_back_word_comes_out_at_the_end_of_the_utterance() -> None:
     processor = TextPostProcessor()
     assert processor.feed(" Buy a new") == "Buy a"

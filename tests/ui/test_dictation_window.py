@@ -68,7 +68,8 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     panel = restarted.history_panel
     labels = sorted(panel.list.item(i).text() for i in range(panel.list.count()))
     assert len(labels) == 2
-    assert labels[0].startswith("Dictation · Today") and labels[1].startswith("espeak_morning.wav · Today")
+    assert labels[0].startswith("Please move the meeting to Thursday… · Today")  # named by its first words
+    assert labels[1].startswith("espeak_morning.wav · Today")
     panel.search.setText("thursday afternoon")
     panel.refresh()
     assert panel.list.count() == 1

@@ -1,0 +1,66 @@
+"""The text side of a dictation session, on its worker thread (Qt-free): committed deltas
+post-processed once, and the times of each utterance for the history entry."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from app.controller.ports import DictationEvent, DictationEventKind
+from app.dictation.postprocess import TextPostProcessor
+from app.settings.history import TimedText
+
+
+def processed_events(processor: TextPostProcessor, event: DictationEvent) -> list[DictationEvent]:
+    """`event` with its committed delta post-processed; at the end of a session, what the
+    processor still held back comes first, as a COMMIT."""
+    kind = event.kind
+    if kind == DictationEventKind.COMMIT:
+        return [dataclasses.replace(event, text=processor.feed(event.text))]
+    if kind == DictationEventKind.FINAL:
+        return [dataclasses.replace(event, text=processor.feed(event.text) + processor.end_utterance())]
+    if kind == DictationEventKind.ENDED:
+        rest = processor.end_utterance()
+        return [DictationEvent(DictationEventKind.COMMIT, rest), event] if rest else [event]
+    return [event]
+
+
+class UtteranceTimes:
+    """Collects the committed text of the utterance being dictated and when it was spoken.
+
+    An utterance is over at its FINAL, but punctuation committed after it (the end mark the live
+    policy holds back, what the post-processor flushes at the session's end) still belongs to
+    it, so its piece is handed out when the next words start or the session ends. Times are in
+    seconds of session audio.
+    """
+
+    def __init__(self) -> None:
+        self.start = self.end = 0.0
+        self.text = ""
+        self.closed = False
+
+    def update(self, event: DictationEvent) -> list[TimedText]:
+        """The finished pieces `event` makes known (usually none)."""
+        done: list[TimedText] = []
+        kind = event.kind
+        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+            if self.closed and any(ch.isalnum() for ch in event.text):
+                done = self._finish()
+            if not self.text:
+                self.start = event.audio_start_s
+            self.text += event.text
+            self.end = max(self.end, event.audio_end_s)
+        if kind == DictationEventKind.FINAL:
+            self.closed = True
+        elif kind == DictationEventKind.ENDED:  # (stopped mid-utterance: it ends with its last words)
+            done = self._finish()
+        return done
+
+    def _reset(self) -> None:
+        self.start = self.end = 0.0
+        self.text = ""
+        self.closed = False
+
+    def _finish(self) -> list[TimedText]:
+        piece = TimedText(self.start, max(self.end, self.start), self.text) if self.text.strip() else None
+        self._reset()
+        return [piece] if piece else []
