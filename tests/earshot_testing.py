@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import wave
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -114,6 +115,21 @@ sys.stdin.readline()
 db.execute("COMMIT")
 """
 """`python -c SQLITE_LOCKER DB`: another process holding DB locked; prints "locked", lets go at a line on stdin."""
+
+
+@contextmanager
+def locked_by_another_process(db: Path) -> Iterator[None]:
+    """Another process (the sqlite3 module, as any other program would) holds BEGIN EXCLUSIVE."""
+    with subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True) as locker:  # closes its pipes (ResourceWarning)
+        assert locker.stdout is not None and locker.stdin is not None
+        try:
+            assert locker.stdout.readline().strip() == "locked"
+            yield
+        finally:
+            locker.stdin.write("\n")
+            locker.stdin.flush()
+            locker.wait(10)
 
 
 @contextmanager

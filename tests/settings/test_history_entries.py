@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-from earshot_testing import SQLITE_LOCKER
+from earshot_testing import locked_by_another_process
 
 from app.settings.history import EntryKind, HistoryStore, TimedText
 
@@ -48,11 +46,7 @@ def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(
     db = tmp_path / "history.sqlite3"
     store = HistoryStore(db)
     entry = store.create(EntryKind.DICTATION, "", text="Call me back in ten minutes.")
-    locker = subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
-    assert locker.stdout is not None and locker.stdin is not None
-    try:
-        assert locker.stdout.readline().strip() == "locked"
+    with locked_by_another_process(db):
         store.add_segment(entry, TimedText(0.0, 2.5, "Call me back in ten minutes."))
         store.rename(entry, "  Callback  ")
         store.set_text(entry, "Call me back in twenty minutes.")
@@ -60,10 +54,6 @@ def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(
         [shown] = store.search()
         assert (shown.name, shown.text) == ("Callback", "Call me back in twenty minutes.")
         assert shown.segments and not shown.timed  # edited: its times no longer fit its text
-    finally:
-        locker.stdin.write("\n")
-        locker.stdin.flush()
-        locker.wait(10)
     assert store.flush(10)
     [stored] = HistoryStore(db).search()
     assert (stored.name, stored.text, len(stored.segments)) == ("Callback", "Call me back in twenty minutes.", 1)

@@ -10,28 +10,11 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-from earshot_testing import REPO_ROOT, SQLITE_LOCKER
+from earshot_testing import REPO_ROOT, locked_by_another_process
 
 from app.settings.history import EntryKind, HistoryStore
-
-
-@contextmanager
-def locked_by_another_process(db: Path) -> Iterator[None]:
-    """Another process (the sqlite3 module, as any other program would) holds BEGIN EXCLUSIVE."""
-    with subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(db)], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, text=True) as locker:  # closes its pipes (ResourceWarning)
-        assert locker.stdout is not None and locker.stdin is not None
-        try:
-            assert locker.stdout.readline().strip() == "locked"
-            yield
-        finally:
-            locker.stdin.write("\n")
-            locker.stdin.flush()
-            locker.wait(10)
 
 
 def mode(path: Path) -> int:

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from earshot_testing import SQLITE_LOCKER, read_wav
+from earshot_testing import locked_by_another_process, read_wav
 from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 from PySide6.QtGui import QGuiApplication
 
@@ -109,11 +107,7 @@ def test_a_history_locked_by_another_process_loses_nothing_and_stop_still_works(
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
     dictation = window.controller.dictation
-    locker = subprocess.Popen([sys.executable, "-c", SQLITE_LOCKER, str(parts.history.path)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert locker.stdout is not None and locker.stdin is not None
-    try:
-        assert locker.stdout.readline().strip() == "locked"
+    with locked_by_another_process(parts.history.path):
         from test_dictation_window import dictate
 
         dictate(qtbot, window, DATA / "espeak_meeting.wav", realtime=True)
@@ -125,12 +119,6 @@ def test_a_history_locked_by_another_process_loses_nothing_and_stop_still_works(
         assert shown.strip() and window.controller.history.pending > 0
         assert [e.text for e in HistoryStore(parts.history.path).search()] in ([], [""])  # not stored yet
         assert window.history_panel.list.count() == 1  # the History shows it from memory meanwhile
-    finally:
-        locker.stdin.write("\n")
-        locker.stdin.flush()
-        locker.wait(10)
-        locker.stdin.close()  # its pipes, or a ResourceWarning (warnings are errors)
-        locker.stdout.close()
     assert window.controller.history.flush(30)
     qtbot.waitUntil(lambda: window.history_panel.list.count() == 1, timeout=10_000)  # the panel is told
     [entry] = HistoryStore(parts.history.path).search()
