@@ -3,7 +3,7 @@ have been the worker's (`Outcome.ERROR`): a file failing twice is reported, not 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from app.archive.worker import FileJob, FileResult, Outcome
@@ -17,9 +17,11 @@ class Backend(Protocol):
     def run(self, jobs: Sequence[FileJob]) -> Iterator[FileResult]: ...
 
 
-def run_with_retry(backend: Backend, jobs: Sequence[FileJob]) -> Iterator[tuple[FileResult, int]]:
+def run_with_retry(backend: Backend, jobs: Sequence[FileJob],
+                   on_retry: Callable[[list[FileJob]], None] = lambda jobs: None,
+                   ) -> Iterator[tuple[FileResult, int]]:
     """(result, attempts) for every job: DONE and BAD_INPUT as they come; ERROR ones are run
-    once more, and their second result is final."""
+    once more (`on_retry` is told which, first), and their second result is final."""
     by_index = {job.index: job for job in jobs}
     pending = list(jobs)
     for attempt in range(1, ATTEMPTS + 1):
@@ -31,4 +33,5 @@ def run_with_retry(backend: Backend, jobs: Sequence[FileJob]) -> Iterator[tuple[
                 yield result, attempt
         if not failed:
             return
+        on_retry(failed)
         pending = failed

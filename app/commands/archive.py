@@ -153,7 +153,7 @@ class ArchiveRun:
     def transcribe(self, backend: Backend, todo: list[FileJob], inputs: list[ArchiveInput]) -> None:
         from app.archive.schedule import run_with_retry
 
-        for result, attempts in run_with_retry(backend, todo):
+        for result, attempts in run_with_retry(backend, todo, self._say_retry):
             item = inputs[result.index]
             if result.outcome is Outcome.DONE:
                 self._record(item, result)
@@ -161,6 +161,11 @@ class ArchiveRun:
                 again = " (failed twice)" if attempts > 1 else ""
                 named = result.error if str(item.source) in result.error else f"{item.source}: {result.error}"
                 self._fail(named + again)
+
+    @staticmethod
+    def _say_retry(jobs: list[FileJob]) -> None:
+        print(f"earshot: {len(jobs)} file(s) retried: their worker failed ({', '.join(j.source for j in jobs[:3])}"
+              f"{', ...' if len(jobs) > 3 else ''})", file=sys.stderr)
 
     def _record(self, item: ArchiveInput, result: FileResult) -> None:
         assert result.meta is not None
