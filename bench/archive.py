@@ -34,6 +34,8 @@ sys.path.insert(0, str(REPO / "bench"))
 from archive_testing import LONG_STEM, make_archive  # noqa: E402
 from earshot_testing import SHARED_SPEECH, espeak_clips, shared_english  # noqa: E402
 
+from app.archive.worker import FileResult, Outcome  # noqa: E402
+
 RUNS = {
     "jobs1": ["--jobs", "1"],
     "jobs2": ["--jobs", "2"],
@@ -99,13 +101,50 @@ def run_faster_whisper(files: list[str], model_dir: Path) -> tuple[float, dict[s
     return wall, texts
 
 
+def driver_overhead(n_files: int) -> None:
+    """Seconds of driver work per file (no model): writing a result (transcript + manifest line,
+    both fsynced), and the second run's skip check; what bounds files per second on a cluster."""
+    from app.archive.inputs import ArchiveInput
+    from app.commands.archive import ArchiveRun
+    from app.engine.formats import TranscriptMeta
+    from app.engine.types import DecodeOptions, Segment, Timings
+
+    root = Path(tempfile.mkdtemp(prefix="earshot-driver-bench-"))
+    inputs = []
+    for i in range(n_files):
+        path = root / "in" / f"d{i % 10}" / f"f{i:05d}.wav"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(os.urandom(160_000))  # 5 s of 16 kHz 16-bit audio, as bytes to hash
+        inputs.append(ArchiveInput(path, f"d{i % 10}/f{i:05d}"))
+    run = ArchiveRun(root / "out", ["txt"], None, {"model": "bench"}, force=False)
+    t0 = time.perf_counter()
+    jobs = run.plan(inputs, DecodeOptions())
+    hashing = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for job in jobs:
+        meta = TranscriptMeta(job.source, "bench", "int8", "en", 1.0, 5.0, Timings())
+        run._record(inputs[job.index], FileResult(job.index, Outcome.DONE, [Segment(0, 0.0, 5.0, " words")], meta))
+    writing = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ArchiveRun(root / "out", ["txt"], None, {"model": "bench"}, force=False).plan(inputs, DecodeOptions())
+    skipping = time.perf_counter() - t0
+    print(f"driver, {n_files} files of 160 kB: first listing + hash {1000 * hashing / n_files:.2f} ms/file, "
+          f"writing a result {1000 * writing / n_files:.2f} ms/file, second run's skip check "
+          f"{1000 * skipping / n_files:.2f} ms/file")
+    shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--model", default=None, help="earshot model name (default: the bundled tiny.en)")
+    parser.add_argument("--driver", type=int, default=0, metavar="N",
+                        help="only measure the driver's own work per file, on N generated files")
     parser.add_argument("--runs", nargs="+", default=["jobs1", "jobs2", "ray", "fw"], choices=[*RUNS, "fw"])
     args = parser.parse_args()
+    if args.driver:
+        return driver_overhead(args.driver)
     from compare import model_folder
 
     from app.engine.wer import word_error_rate

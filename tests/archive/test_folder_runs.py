@@ -39,7 +39,7 @@ def test_tree_is_mirrored_skipped_on_the_second_run_and_redone_when_changed(tmp_
     archive, out = tmp_path / "in", tmp_path / "out"
     stems = make_archive(archive, copies=7)
     (archive / "box0" / "broken.wav").write_bytes(b"not audio at all")
-    first = earshot(str(archive), "--recursive", "--output-dir", str(out))
+    first = earshot(str(archive), "--recursive", "--output-dir", str(out), "--jobs", "1")
     assert first.returncode == 1, first.stderr  # one bad file: said, and the others go on
     assert summary_counts(first.stderr) == (7, 0, 1)
     bad_lines = [line for line in first.stderr.splitlines() if "broken.wav" in line]
@@ -78,10 +78,12 @@ def test_other_options_are_not_done(tmp_path):
     assert list(out.rglob("*.srt"))
 
 
-def test_without_an_output_folder_a_folder_is_refused(tmp_path):
+def test_without_an_output_folder_a_folder_run_is_refused(tmp_path):
     make_archive(tmp_path, copies=1)
-    result = earshot(str(tmp_path))
+    result = earshot(str(tmp_path), "--recursive")
     assert result.returncode == 2 and "--output-dir" in result.stderr and result.stdout == ""
+    plain = earshot(str(tmp_path))  # a folder printed to stdout: a bad input, as before
+    assert plain.returncode == 1 and "folder" in plain.stderr and plain.stdout == ""
 
 
 def test_a_run_killed_half_way_resumes_without_redoing_finished_files(tmp_path, single_texts):
