@@ -85,9 +85,15 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
     inputs = run.collect(args.files, args.recursive)
     todo = run.plan(inputs, options)
     if todo:
-        backend = _backend(args, engine, jobs)
         try:
-            run.transcribe(backend, todo, inputs)
+            run.transcribe(_backend(args, engine, jobs), todo, inputs)
+        except (RuntimeError, ConnectionError) as exc:  # --ray: Ray missing, or no cluster at that address
+            if not args.ray:
+                raise
+            log.warning("the Ray run stopped", exc_info=True)
+            print(f"earshot: error: --ray {args.ray}: {one_line(exc)}", file=sys.stderr)
+            run.finish(started)
+            return 2
         except KeyboardInterrupt:
             run.finish(started)
             print("earshot: interrupted; finished files are written and recorded, the next run resumes",
