@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.commands.archive import add_archive_options, run_archive, wants_archive_run
 from app.commands.common import add_model_options, one_line
 from app.commands.transcript_output import TranscriptOutput
 from app.engine.types import (
@@ -35,7 +36,7 @@ FORMATS = ("txt", "srt", "vtt", "json")
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("transcribe", help="transcribe audio or video files")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR")
     add_model_options(p)
     p.add_argument("--language", default=None, help="language code (default: detect on multilingual models)")
     p.add_argument("--task", default="transcribe", choices=[t.value for t in Task])
@@ -50,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="output format, repeatable (default: txt)")
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
     _add_word_options(p)
+    add_archive_options(p)
     p.set_defaults(func=run)
 
 
@@ -199,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
         log.info("refused --language %s", args.language, exc_info=True)
         print(f"earshot: error: {exc}", file=sys.stderr)
         return 2
+    if wants_archive_run(args):
+        return run_archive(args, engine, options, subtitles)
     return _transcribe_all(engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [],
                                                                         args.files, subtitles))
 

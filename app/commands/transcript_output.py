@@ -64,12 +64,12 @@ class TranscriptOutput:
     """Writes each transcribed file's documents (one per format) to `output_dir` or stdout."""
 
     def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str],
-                 subtitles: SubtitleOptions | None = None) -> None:
+                 subtitles: SubtitleOptions | None = None, stems: Sequence[str] | None = None) -> None:
         self.subtitles = subtitles  # word-level SRT/VTT cues, when asked for
         self.to_stdout = output_dir == STDOUT
         self.output_dir = Path(output_dir)
         self.formats = list(dict.fromkeys(formats)) or ["txt"]
-        self.stems = distinct_stems(inputs)
+        self.stems = list(stems) if stems is not None else distinct_stems(inputs)  # given: already distinct
         self.json_lines = len(inputs) > 1 and self.formats == ["json"]
         self.headed = len(self.formats) > 1  # several documents per file: always headed
         self.maybe_several = len(inputs) > 1 and not self.json_lines and not self.headed
