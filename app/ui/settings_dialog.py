@@ -205,7 +205,7 @@ class SettingsDialog(QDialog):
                                         "Keeps soft first sounds that voice detection hears late")
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", tab)
         self.close_to_tray.setAccessibleName("Close to tray")
-        self.close_to_tray.setChecked(self.settings.window.close_to_tray)
+        self.close_to_tray.setChecked(self.settings.closes_to_tray())
         form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)

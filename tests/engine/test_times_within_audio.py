@@ -53,12 +53,13 @@ def test_last_cue_and_words_end_with_the_audio() -> None:
 def test_engine_segments_end_with_the_audio(engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     audio = read_wav(DATA_DIR / "espeak_meeting.wav")[: round(CUT_S * 16_000)]
 
-    found, info = engine.transcribe(audio, DecodeOptions(beam_size=1, word_timestamps=True))
-    segments = list(found)
+    for word_timestamps in (False, True):
+        found, info = engine.transcribe(audio, DecodeOptions(beam_size=1, word_timestamps=word_timestamps))
+        segments = list(found)
 
-    assert segments and info.duration_s == CUT_S
-    assert max(s.end for s in segments) <= CUT_S
-    assert all(w.end <= CUT_S for s in segments for w in s.words or [])
+        assert segments and info.duration_s == CUT_S
+        assert max(s.end for s in segments) <= CUT_S, word_timestamps
+        assert all(w.end <= CUT_S for s in segments for w in s.words or [])
 
 
 def test_cli_srt_ends_with_the_audio(tmp_path: Path) -> None:
