@@ -11,10 +11,10 @@ from pathlib import Path
 
 from earshot_testing import read_wav, write_wav
 from gui_helpers import CLIPS, DATA, normalized, open_window
-from modal_helpers import when_modal
+from modal_helpers import when, when_modal
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QLineEdit
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QListView
 
 from app.ui.export_all import ExportAllDialog
 
@@ -80,7 +80,7 @@ def test_export_all_writes_one_file_per_job_and_overwrites_nothing(qtbot, parts,
         dialog.format.setCurrentIndex(dialog.format.findText("SRT"))
         dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
 
-    timer = when_modal(ExportAllDialog, answer)  # noqa: F841 (kept alive until answered)
+    when_modal(ExportAllDialog, answer)
     panel.export_all_button.click()
 
     assert sorted(p.name for p in out.iterdir()) == ["cut.srt", "talk-2.srt", "talk-3.srt", "talk.srt"]
@@ -102,11 +102,15 @@ def test_the_open_dialog_queues_every_chosen_file(qtbot, parts, tmp_path: Path) 
 
     def choose(dialog: QFileDialog) -> None:
         dialog.setDirectory(str(tmp_path))
+        files = dialog.findChild(QListView, "listView")
+        when(lambda: files.model().rowCount(files.rootIndex()) >= 2, lambda _: pick(dialog))  # folder shown
+
+    def pick(dialog: QFileDialog) -> None:
         name_field = dialog.findChild(QLineEdit, "fileNameEdit")
         name_field.setText('"a.wav" "b.wav" "memo"')  # as ctrl-clicking the three fills it in
         QTest.keyClick(name_field, Qt.Key.Key_Return)
 
-    timer = when_modal(QFileDialog, choose)  # noqa: F841 (kept alive until answered)
+    when_modal(QFileDialog, choose)
     window.open_files()
 
     rows = window.jobs_panel.rows.values()
