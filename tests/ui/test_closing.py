@@ -18,16 +18,16 @@ from app.ui.tray import STILL_RUNNING_TITLE, Tray
 def test_closing_while_a_file_is_transcribed_asks_first(qtbot, parts, tmp_path: Path) -> None:
     window = open_window(qtbot, parts)
     jobs = window.controller.jobs
-    (job,) = jobs.add([long_recording(tmp_path / "lecture.wav", 60.0)])
-    qtbot.waitUntil(lambda: job.state == JobState.TRANSCRIBING, timeout=300_000)
+    (added,) = jobs.add([long_recording(tmp_path / "lecture.wav", 60.0)])
+    qtbot.waitUntil(lambda: jobs.jobs[added.id].state == JobState.TRANSCRIBING, timeout=300_000)
     asked: list[int] = []
     window.confirm_quit_jobs = lambda _parent, running: asked.append(running) or False  # "No"
 
     window.close()
 
     assert asked == [1]
-    assert window.isVisible() and not job.state.finished
-    jobs.cancel(job.id)
+    assert window.isVisible() and not jobs.jobs[added.id].state.finished  # still transcribing
+    jobs.cancel(added.id)
     qtbot.waitUntil(lambda: jobs.pending() == 0, timeout=300_000)
 
 

@@ -45,6 +45,7 @@ def test_progress_eta_and_cancel(qtbot, parts, tmp_path: Path) -> None:
     qtbot.waitUntil(lambda: jobs.pending() == 0, timeout=300_000)
     # Cancel keeps what was transcribed so far (as the CLI does), says so, and offers it.
     kept = re.compile(r"Cancelled at \d:\d\d of 1:15 · the (\d+) words transcribed so far are kept")
+    first = jobs.jobs[first.id]  # the latest state (also where jobs are frozen snapshots)
     assert first.state == JobState.CANCELLED
     assert (match := kept.fullmatch(row.status.text())) is not None, row.status.text()
     assert first.transcript is not None and int(match[1]) == len(first.transcript.text.split()) > 0
