@@ -197,27 +197,29 @@ class JobQueue(QObject):
         loaded = self._engine_for(job, engine_config)
         job.cancel_token.raise_if_cancelled()
         self._set(job, JobState.TRANSCRIBING)
-        segments, info = self._collect(job, loaded.engine, audio, options)
+        segments, info, cancelled = self._collect(job, loaded.engine, audio, options)
+        if cancelled:
+            self._keep_partial(job, loaded, segments, info)
+            return
         if info.duration_s <= 0:
             raise ValueError("the file has no audio")
         job.total_s = info.duration_s
-        job.transcript = FileTranscript(
-            path=job.path,
-            segments=segments,
-            language=info.language,
-            duration_s=job.total_s,
-            model=loaded.description.model,
-            precision=loaded.description.precision,
-            language_probability=info.language_probability,
-            timings=info.timings,
-        )
+        job.transcript = _file_transcript(job, loaded, segments, info)
         job.done_s = job.total_s
         self._set(job, JobState.DONE)
 
+    def _keep_partial(self, job: _Work, loaded: LoadedEngine, segments: list[Segment],
+                      info: TranscriptionInfo) -> None:
+        """A cancelled job with text keeps it (Open, Copy, Export, History); without, it is just cancelled."""
+        if any(s.text.strip() for s in segments):
+            job.transcript = _file_transcript(job, loaded, segments, info)
+        self._set(job, JobState.CANCELLED)
+
     def _collect(
         self, job: _Work, engine: Engine, audio: FileAudio, options: DecodeOptions
-    ) -> tuple[list[Segment], TranscriptionInfo]:
-        """Run the engine, updating progress and ETA as it goes."""
+    ) -> tuple[list[Segment], TranscriptionInfo, bool]:
+        """Run the engine, updating progress and ETA as it goes: (segments, info, cancelled).
+        A cancel while transcribing keeps the segments so far (as the CLI does)."""
         started = time.monotonic()
 
         def progress(done_s: float, total_s: float) -> None:
@@ -228,12 +230,15 @@ class JobQueue(QObject):
 
         iterator, info = engine.transcribe(audio.chunks, options, job.cancel_token, progress,
                                            duration_s=audio.duration_s, speech=audio.speech)
-        segments = []
-        for segment in iterator:
-            segments.append(segment)
-            progress(segment.end, job.total_s or segment.end)
-        job.cancel_token.raise_if_cancelled()
-        return segments, info
+        segments: list[Segment] = []
+        try:
+            for segment in iterator:
+                segments.append(segment)
+                progress(segment.end, job.total_s or segment.end)
+            job.cancel_token.raise_if_cancelled()
+        except CancelledError:
+            return segments, info, True
+        return segments, info, False
 
     def _engine_for(self, job: _Work, config: EngineConfig) -> LoadedEngine:
         """Files run on their own engine instance so they never block live dictation."""
@@ -261,6 +266,21 @@ class JobQueue(QObject):
         self.job_changed.emit(job)
         if job.state.finished:
             self.job_finished.emit(job)
+
+
+def _file_transcript(job: _Work, loaded: LoadedEngine, segments: list[Segment],
+                     info: TranscriptionInfo) -> FileTranscript:
+    """The job's result; its duration is the file's (`job.total_s`), also when cancelled."""
+    return FileTranscript(
+        path=job.path,
+        segments=segments,
+        language=info.language,
+        duration_s=job.total_s or info.duration_s,
+        model=loaded.description.model,
+        precision=loaded.description.precision,
+        language_probability=info.language_probability,
+        timings=info.timings,
+    )
 
 
 def _readable(exc: Exception) -> str:

@@ -28,6 +28,7 @@ from app.engine.native_heap import release_free_heap
 from app.engine.plan import Window, WindowPlanner
 from app.engine.runtime import CrossAttention
 from app.engine.speech_map import SpeechDetector, SpeechMap
+from app.engine.time_clamp import clamp_in_place
 from app.engine.transcriber import FileTranscriber
 from app.engine.types import SAMPLE_RATE, Segment, Timings, TranscriptionInfo
 from app.engine.window_decoder import WindowDecode, split_segments, stamp
@@ -78,6 +79,8 @@ class BatchedTranscriber(FileTranscriber):
             self._redecode_tails(feats, planner, group, per_window, info.language)
             for seg in (seg for segments in per_window for seg in segments):
                 seg.id, next_id = next_id, next_id + 1
+                if feats.n_frames is not None:  # the stream has ended: no time past its real end
+                    clamp_in_place([seg], feats.n_samples / SAMPLE_RATE)
                 yield seg
             timings.decoder_s += time.perf_counter() - t1
             timings.n_windows += len(group)

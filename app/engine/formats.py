@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.engine.paragraphs import NO_SPACE_LANGUAGES, render_paragraphs
+from app.engine.time_clamp import clamp_segments
 from app.engine.types import Segment, Timings
 
 if TYPE_CHECKING:
@@ -23,8 +25,6 @@ if TYPE_CHECKING:
 FORMATS = ("txt", "srt", "vtt", "json")
 """Export formats, in the order the user interface lists them (also the file suffixes)."""
 
-_NO_SPACE_LANGUAGES = frozenset({"zh", "yue", "ja", "th", "lo", "my", "km"})
-"""Languages written without spaces between words: their segments are joined directly."""
 
 
 class ExportError(Exception):
@@ -53,12 +53,15 @@ def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
     """The transcript as text in `fmt`, one of `FORMATS`. Raises ValueError for others.
 
     Segments with no text (after stripping) are left out of txt, srt and vtt; srt cues are
-    numbered from 1 in the order given. `subtitles` asking for word-level cues makes srt and vtt
+    numbered from 1 in the order given; segment and word times are clamped to
+    [0, meta.duration_s] (the last window is padded: its timestamps can point past the end).
+    `subtitles` asking for word-level cues makes srt and vtt
     cues of the segments' timed words (app/engine/subtitles.py).
     """
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise ValueError(f"unknown transcript format {fmt!r}; expected one of {FORMATS}")
+    segments = clamp_segments(segments, meta.duration_s)  # no cue or word past the audio's end
     if subtitles is not None and subtitles.word_level and fmt in ("srt", "vtt"):
         from app.engine.subtitles import render_word_cues
 
@@ -111,7 +114,7 @@ def _write_atomically(target: Path, text: str, mode: int) -> None:
 
 
 def _render_txt(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
-    return "".join(f"{text}\n" for text in _texts(segments))
+    return render_paragraphs(segments, meta.language)  # sentences, not one line per segment
 
 
 def _render_srt(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
@@ -200,7 +203,7 @@ def _cues(segments: Sequence[Segment]) -> list[tuple[Segment, str]]:
 
 
 def _join(texts: list[str], language: str) -> str:
-    separator = "" if language in _NO_SPACE_LANGUAGES else " "
+    separator = "" if language in NO_SPACE_LANGUAGES else " "
     return separator.join(texts)
 
 

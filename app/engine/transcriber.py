@@ -19,6 +19,7 @@ from app.engine.audio_stream import StreamedFeatures
 from app.engine.features import FRAMES_PER_SECOND, HOP_LENGTH
 from app.engine.runtime import CrossAttention, WhisperRuntime
 from app.engine.speech_map import SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
+from app.engine.time_clamp import clamp_in_place
 from app.engine.types import (
     SAMPLE_RATE,
     CancelToken,
@@ -123,6 +124,8 @@ class FileTranscriber:
             previous_seek = state.seek
             rejected = feats.speech.rejects(*span, result.outcome.no_speech_prob, result.outcome.avg_logprob)
             segments = self._advance(state, result, size, rejected)
+            if feats.n_frames is not None:  # the stream has ended: no time past its real end
+                clamp_in_place(segments, feats.n_samples / SAMPLE_RATE)
             if self.words is not None and segments:
                 if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
                     self.words.context.duration_s = feats.n_samples / SAMPLE_RATE

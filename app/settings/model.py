@@ -61,9 +61,11 @@ class DictationSettings:
 
 @dataclass
 class WindowSettings:
-    """Desktop behaviour. Window geometry lives in QSettings, not here. `theme`: one of THEMES."""
+    """Desktop behaviour. Window geometry lives in QSettings, not here. `close_to_tray`: closing the
+    window keeps Earshot running in the tray; None (the default) = on while a global hotkey is set
+    (see `Settings.closes_to_tray`). `theme`: one of THEMES."""
 
-    close_to_tray: bool = False
+    close_to_tray: bool | None = None
     export_dir: str = ""
     theme: str = "system"
 
@@ -111,6 +113,13 @@ class Settings:
     window: WindowSettings = field(default_factory=WindowSettings)
     output: OutputSettings = field(default_factory=OutputSettings)
     downloads: DownloadSettings = field(default_factory=DownloadSettings)
+
+    def closes_to_tray(self) -> bool:
+        """Whether closing the window keeps Earshot in the tray: as chosen, else while the global
+        hotkey is on (a hotkey that starts dictation needs Earshot running)."""
+        if self.window.close_to_tray is not None:
+            return self.window.close_to_tray
+        return bool(self.output.hotkey.strip())
 
     def engine_key(self) -> tuple[str, str, str | None]:
         """What the loaded engine depends on: a change here means reloading the model."""

@@ -33,7 +33,7 @@ class DictationSettingsPage(QWidget):
                                       "Keeps soft first sounds that voice detection hears late")
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", self)
         self.close_to_tray.setAccessibleName("Close to tray")
-        self.close_to_tray.setChecked(settings.window.close_to_tray)
+        self.close_to_tray.setChecked(settings.closes_to_tray())
         self.theme = theme_combo(settings.window.theme, self)
         form = QFormLayout()
         form.addRow("Microphone", self.device)

@@ -1,185 +1,54 @@
-"""The file jobs panel: one row per file with progress, ETA, cancel and, when done, open,
-copy and export (TXT / SRT / VTT / JSON)."""
+"""The file jobs panel: a header with counts that match the rows, "Export all", and one row per
+file (app/ui/job_row.py); new rows scroll into view."""
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, Signal, SignalInstance
-from PySide6.QtGui import QAction, QGuiApplication, QPalette
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMenu,
-    QProgressBar,
     QPushButton,
     QScrollArea,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from app.controller.app_controller import AppController
 from app.controller.jobs import Job
-from app.controller.ports import EXPORT_FORMATS, FileTranscript
+from app.controller.ports import FileTranscript
 from app.controller.states import JobState
 from app.engine.subtitles import SubtitleOptions
-from app.ui.icons import icon
-
-WORD_CUE_WIDTH = 42  # characters per subtitle line (a common broadcast limit)
-WORD_CUE_LINES = 2
+from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
+from app.ui.job_row import JobRow
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
 """(parent, suggested path, format) -> chosen path or "" (a file dialog; tests replace it)."""
 
+ROW_WORDS = {  # the word each row's status starts with, as the header counts it
+    JobState.QUEUED: "waiting",
+    JobState.DECODING: "transcribing",
+    JobState.LOADING_MODEL: "transcribing",
+    JobState.TRANSCRIBING: "transcribing",
+    JobState.DONE: "done",
+    JobState.FAILED: "failed",
+    JobState.CANCELLED: "cancelled",
+}
+COUNT_ORDER = ("transcribing", "waiting", "done", "failed", "cancelled")
 
 log = logging.getLogger(__name__)
 
 
-def format_clock(seconds: float) -> str:
-    seconds = max(0, round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
-
-
-def describe(job: Job) -> str:
-    """The status line under a job's name."""
-    state = job.state
-    if state == JobState.FAILED:
-        return job.error
-    if state == JobState.DONE:
-        words = len(job.transcript.text.split()) if job.transcript else 0
-        return f"Done · {format_clock(job.total_s or 0)} · {words} words"
-    if state == JobState.TRANSCRIBING and job.total_s:
-        text = f"Transcribing · {format_clock(job.done_s)} of {format_clock(job.total_s)}"
-        if job.eta_s is not None:
-            text += f" · about {format_clock(job.eta_s)} left"
-        return text
-    return {
-        JobState.QUEUED: "Waiting",
-        JobState.DECODING: "Reading the file…",
-        JobState.LOADING_MODEL: "Loading the model…",
-        JobState.TRANSCRIBING: "Transcribing…",
-        JobState.CANCELLED: "Cancelled",
-    }[state]
-
-
-class JobRow(QFrame):
-    """One file job in the jobs panel: name, status line, progress, and its buttons."""
-
-    cancel_requested = Signal(int)
-    open_requested = Signal(int)
-    copy_requested = Signal(int)
-    export_requested = Signal(int, str)
-    remove_requested = Signal(int)
-
-    def __init__(self, job: Job, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.job_id = job.id
-        self.setObjectName("jobRow")
-        self.setAccessibleName(f"File job {job.path.name}")
-        self.icon = QLabel(self)
-        self.name = QLabel(job.path.name, self)
-        self.name.setObjectName("jobName")
-        self.name.setToolTip(str(job.path))
-        self.status = QLabel(self)
-        self.status.setObjectName("jobStatus")
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.progress = QProgressBar(self)
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress.setFixedHeight(6)
-        self.progress.setAccessibleName(f"Progress of {job.path.name}")
-        self.cancel_button = self._button("cancel", "Cancel", self.cancel_requested)
-        self.open_button = self._button("open", "Open transcript", self.open_requested, "Open")
-        self.copy_button = self._button("copy", "Copy transcript", self.copy_requested, "Copy")
-        self.export_button = self._export_button()
-        self.remove_button = self._button("cancel", "Remove from list", self.remove_requested)
-        self._layout()
-        self.update_job(job)
-
-    def _button(
-        self, icon_name: str, name: str, signal: SignalInstance, text: str = ""
-    ) -> QToolButton:
-        button = QToolButton(self)
-        button.setIcon(icon(icon_name, self.palette().color(QPalette.ColorRole.ButtonText)))
-        button.setIconSize(QSize(16, 16))
-        button.setAccessibleName(name)
-        button.setToolTip(name)
-        button.setAutoRaise(True)
-        if text:
-            button.setText(text)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        button.clicked.connect(lambda: signal.emit(self.job_id))
-        return button
-
-    def _export_button(self) -> QPushButton:
-        button = QPushButton("Export", self)
-        button.setAccessibleName("Export transcript")
-        button.setIcon(icon("save", self.palette().color(QPalette.ColorRole.ButtonText)))
-        menu = QMenu(button)
-        for fmt in EXPORT_FORMATS:
-            action = QAction(f"{fmt.upper()}…", menu)
-            action.triggered.connect(lambda _=False, f=fmt: self.export_requested.emit(self.job_id, f))
-            menu.addAction(action)
-        menu.addSeparator()
-        self.word_cues = self._toggle(menu, "Subtitles word by word (SRT, VTT)",
-                                      f"Cues of at most {WORD_CUE_LINES} lines of {WORD_CUE_WIDTH} characters, "
-                                      "broken at words")
-        self.highlight_words = self._toggle(menu, "Highlight each word as it is spoken (SRT, VTT)",
-                                            "Underlines the word being spoken in every cue")
-        button.setMenu(menu)
-        return button
-
-    def _toggle(self, menu: QMenu, text: str, tip: str) -> QAction:
-        action = QAction(text, menu)
-        action.setCheckable(True)
-        action.setToolTip(tip)
-        menu.addAction(action)
-        return action
-
-    def subtitle_options(self) -> SubtitleOptions | None:
-        """Word-level cues as chosen in the Export menu, or None for one cue per segment."""
-        if not (self.word_cues.isChecked() or self.highlight_words.isChecked()):
-            return None
-        return SubtitleOptions(WORD_CUE_WIDTH, WORD_CUE_LINES, self.highlight_words.isChecked())
-
-    def _layout(self) -> None:
-        text = QVBoxLayout()
-        text.setSpacing(3)
-        text.addWidget(self.name)
-        text.addWidget(self.status)
-        text.addWidget(self.progress)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 8, 8)
-        row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
-        row.addLayout(text, 1)
-        for button in (self.open_button, self.copy_button, self.export_button):
-            row.addWidget(button)
-        row.addWidget(self.cancel_button)
-        row.addWidget(self.remove_button)
-
-    def update_job(self, job: Job) -> None:
-        state = job.state
-        self.status.setText(describe(job))
-        self.status.setProperty("error", state == JobState.FAILED)
-        self.status.style().unpolish(self.status)
-        self.status.style().polish(self.status)
-        self.progress.setValue(round(job.fraction * 1000))
-        self.progress.setVisible(not state.finished)
-        done = state == JobState.DONE
-        for button in (self.open_button, self.copy_button, self.export_button):
-            button.setVisible(done)
-        self.cancel_button.setVisible(not state.finished)
-        self.remove_button.setVisible(state.finished)
-        name = {JobState.DONE: "done", JobState.FAILED: "error"}.get(state, "file")
-        color = "#e5484d" if state == JobState.FAILED else (
-            "#30a46c" if done else self.palette().color(QPalette.ColorRole.PlaceholderText))
-        self.icon.setPixmap(icon(name, color).pixmap(22, 22))
+def summary_text(states: list[JobState]) -> str:
+    """The header: how many rows are in each state, e.g. "1 transcribing · 2 waiting · 1 done"."""
+    counts = Counter(ROW_WORDS[state] for state in states)
+    return " · ".join(f"{counts[word]} {word}" for word in COUNT_ORDER if counts[word])
 
 
 class JobsPanel(QWidget):
@@ -194,37 +63,49 @@ class JobsPanel(QWidget):
         self.controller = controller
         self.rows: dict[int, JobRow] = {}
         self.save_as: SaveAsPrompt = _save_as_dialog
+        self.ask_export_all: ExportAllPrompt = ask_export_all
         self.setAccessibleName("File jobs")
-        header = QLabel("Files", self)
-        header.setObjectName("sectionTitle")
-        self.summary = QLabel(self)
-        self.summary.setObjectName("muted")
-        self.add_button = QPushButton("Add files…", self)
-        self.add_button.setAccessibleName("Add files to transcribe")
-        self.clear_button = QPushButton("Clear finished", self)
-        self.clear_button.setAccessibleName("Clear finished jobs")
-        self.clear_button.clicked.connect(self.clear_finished)
-        top = QHBoxLayout()
-        top.addWidget(header)
-        top.addWidget(self.summary, 1)
-        top.addWidget(self.clear_button)
-        top.addWidget(self.add_button)
+        self._build_header()
         self.list_widget = QWidget(self)
         self.list_layout = QVBoxLayout(self.list_widget)
         self.list_layout.setContentsMargins(0, 0, 0, 0)
         self.list_layout.setSpacing(6)
         self.list_layout.addStretch(1)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.list_widget)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidget(self.list_widget)
+        self._newest = -1  # the row added last, kept in view until the user scrolls
+        bar = self.scroll_area.verticalScrollBar()
+        bar.rangeChanged.connect(lambda *_: self._show_newest())
+        bar.actionTriggered.connect(self._user_scrolled)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(18, 8, 18, 12)
-        layout.addLayout(top)
-        layout.addWidget(scroll, 1)
+        layout.addLayout(self.top)
+        layout.addWidget(self.scroll_area, 1)
         controller.jobs.job_added.connect(self._on_added)
         controller.jobs.job_changed.connect(self._on_changed)
         self.setVisible(False)
+
+    def _build_header(self) -> None:
+        header = QLabel("Files", self)
+        header.setObjectName("sectionTitle")
+        self.summary = QLabel(self)
+        self.summary.setObjectName("muted")
+        self.summary.setAccessibleName("File job counts")
+        self.add_button = QPushButton("Add files…", self)
+        self.add_button.setAccessibleName("Add files to transcribe")
+        self.export_all_button = QPushButton("Export all…", self)
+        self.export_all_button.setAccessibleName("Export all finished transcripts")
+        self.export_all_button.clicked.connect(self.export_all)
+        self.clear_button = QPushButton("Clear finished", self)
+        self.clear_button.setAccessibleName("Clear finished jobs")
+        self.clear_button.clicked.connect(self.clear_finished)
+        self.top = QHBoxLayout()
+        self.top.addWidget(header)
+        self.top.addWidget(self.summary, 1)
+        for button in (self.export_all_button, self.clear_button, self.add_button):
+            self.top.addWidget(button)
 
     def _on_added(self, job: Job) -> None:
         row = JobRow(job, self.list_widget)
@@ -239,6 +120,16 @@ class JobsPanel(QWidget):
             self.setVisible(True)
             self.became_visible.emit()
         self._summarise()
+        self._newest = job.id
+        QTimer.singleShot(0, self._show_newest)  # and again when the scroll range has grown
+
+    def _show_newest(self) -> None:
+        """Scroll the newest row into view (the range grows only once the layout placed it)."""
+        if (row := self.rows.get(self._newest)) is not None:
+            self.scroll_area.ensureWidgetVisible(row, 0, 0)
+
+    def _user_scrolled(self, _action: int) -> None:
+        self._newest = -1  # the user's scrolling wins over following the newest row
 
     def _on_changed(self, job: Job) -> None:
         if job.id in self.rows:
@@ -246,12 +137,18 @@ class JobsPanel(QWidget):
         self._summarise()
 
     def _summarise(self) -> None:
-        pending = self.controller.jobs.pending()
-        self.summary.setText(f"{pending} in progress" if pending else "All done")
+        self.summary.setText(summary_text([row.state for row in self.rows.values()]))
+        self.export_all_button.setEnabled(bool(self._finished_transcripts()))
 
     def _transcript(self, job_id: int) -> FileTranscript | None:
         job = self.controller.jobs.jobs.get(job_id)
         return job.transcript if job else None
+
+    def _finished_transcripts(self) -> dict[int, FileTranscript]:
+        """The transcripts of the rows shown as done, in row order."""
+        found = {job_id: self._transcript(job_id) for job_id, row in self.rows.items()
+                 if row.state == JobState.DONE}
+        return {job_id: t for job_id, t in found.items() if t is not None}
 
     def _open(self, job_id: int) -> None:
         if transcript := self._transcript(job_id):
@@ -270,13 +167,31 @@ class JobsPanel(QWidget):
             return
         folder = self.controller.settings.window.export_dir or str(transcript.path.parent)
         target = self.save_as(self, str(Path(folder) / f"{transcript.path.stem}.{fmt}"), fmt)
-        if not target:
-            return
-        try:
+        if target:
             subtitles = self.rows[job_id].subtitle_options() if fmt in ("srt", "vtt") else None
             if subtitles is not None and not any(s.words for s in transcript.segments):
                 subtitles = None  # a transcript made without word times: one cue per segment
-            written = self.controller.export(fmt, transcript, Path(target), subtitles)
+            self._write(job_id, fmt, transcript, Path(target), subtitles)
+
+    def export_all(self) -> None:
+        """Every finished transcript into one chosen folder and format, one file each."""
+        transcripts = self._finished_transcripts()
+        if not transcripts:
+            return
+        first = next(iter(transcripts.values()))
+        folder = self.controller.settings.window.export_dir or str(first.path.parent)
+        choice = self.ask_export_all(self, folder, len(transcripts))
+        if choice is None:
+            return
+        stems = [t.path.stem for t in transcripts.values()]
+        targets = distinct_targets(stems, choice.fmt, choice.folder)
+        for (job_id, transcript), target in zip(transcripts.items(), targets, strict=True):
+            self._write(job_id, choice.fmt, transcript, target, None)
+
+    def _write(self, job_id: int, fmt: str, transcript: FileTranscript, target: Path,
+               subtitles: SubtitleOptions | None) -> None:
+        try:
+            written = self.controller.export(fmt, transcript, target, subtitles)
         except Exception as exc:  # ExportError and friends carry a one-line message
             log.exception("exporting %s to %s failed", fmt, target)
             self._say(job_id, str(exc), error=True)
@@ -294,6 +209,7 @@ class JobsPanel(QWidget):
         if row := self.rows.pop(job_id, None):
             row.deleteLater()
         self.setVisible(bool(self.rows))
+        self._summarise()
 
     def clear_finished(self) -> None:
         for job_id in [i for i, j in self.controller.jobs.jobs.items() if j.state.finished]:

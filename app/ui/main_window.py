@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSettings, Qt
@@ -24,6 +23,13 @@ from app.controller.ports import EngineDescription
 from app.controller.states import ModelState, RecordState
 from app.engine.types import Segment
 from app.private_files import private_dir, tighten
+from app.ui.closing import (
+    JobsQuitQuestion,
+    QuitQuestion,
+    ask_quit_while_dictating,
+    ask_quit_while_transcribing,
+    say_where_earshot_went,
+)
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
@@ -38,7 +44,9 @@ from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
 from app.ui.widgets import NoticeBar, TextViewer
 
-QuitQuestion = Callable[[QWidget], bool]
+OPEN_FILES_FILTER = "All files (*)"
+"""Qt drops a chosen file its name filter does not match, without a word (`*.*` dropped "memo",
+a recording without an extension): no filter; a file that is not audio fails in its own row."""
 
 
 class MainWindow(QMainWindow):
@@ -49,7 +57,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.controller = controller
         self.tray = tray
-        self.confirm_quit: QuitQuestion = _ask_quit_while_dictating
+        self.confirm_quit: QuitQuestion = ask_quit_while_dictating
+        self.confirm_quit_jobs: JobsQuitQuestion = ask_quit_while_transcribing
         self.quitting = False
         self.setWindowTitle("Earshot")
         self.setWindowIcon(icon("earshot"))
@@ -188,11 +197,10 @@ class MainWindow(QMainWindow):
     # --- commands (menus, buttons, tray) ---------------------------------------------
 
     def open_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(
-            self, "Transcribe files", "", "Audio and video (*.*)"
-        )
-        if paths:
-            self.controller.add_files([Path(p) for p in paths])
+        paths, _ = QFileDialog.getOpenFileNames(self, "Transcribe files", "", OPEN_FILES_FILTER)
+        refused = [Path(p).name for p in paths if not self.controller.add_files([Path(p)])]
+        if refused:  # a folder without audio or video files in it: said, not dropped silently
+            self.statusBar().showMessage(f"No audio or video files in {', '.join(refused)}", 8000)
 
     def copy_all(self) -> None:
         QGuiApplication.clipboard().setText(self.transcript.committed_text)
@@ -253,11 +261,12 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         tray_ok = self.tray is not None and self.tray.available
-        if not self.quitting and tray_ok and self.controller.settings.window.close_to_tray:
+        if not self.quitting and tray_ok and self.controller.settings.closes_to_tray():
             event.ignore()
             self.hide()
+            say_where_earshot_went(self.tray)
             return
-        if self.controller.dictation.active and not self.confirm_quit(self):
+        if not self._may_quit():
             event.ignore()
             self.quitting = False
             return
@@ -267,6 +276,13 @@ class MainWindow(QMainWindow):
         app = QGuiApplication.instance()
         if app is not None:
             app.quit()
+
+    def _may_quit(self) -> bool:
+        """Ask before stopping work: a running dictation, then files still being transcribed."""
+        if self.controller.dictation.active and not self.confirm_quit(self):
+            return False
+        running = sum(not job.state.finished for job in self.controller.jobs.jobs.values())
+        return not running or self.confirm_quit_jobs(self, running)
 
     def _restore_geometry(self) -> None:
         store = QSettings()
@@ -286,13 +302,3 @@ class MainWindow(QMainWindow):
         private_dir(Path(store.fileName()).parent)  # QSettings writes with the umask's modes
         tighten(store.fileName())
 
-
-def _ask_quit_while_dictating(parent: QWidget) -> bool:
-    answer = QMessageBox.question(
-        parent,
-        "Quit Earshot?",
-        "Dictation is still running. Quit anyway? Text committed so far is saved in History.",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.No,
-    )
-    return answer == QMessageBox.StandardButton.Yes

@@ -19,6 +19,11 @@ TRAY_ICON = {
 }
 
 
+STILL_RUNNING_TITLE = "Earshot is still running"
+STILL_RUNNING_TEXT = ("It is here in the tray, so the global hotkey still works. Click the icon to open the "
+                      "window; quit from its menu. In Settings, closing the window can quit instead.")
+
+
 class Tray(QObject):
     """The system tray icon and its menu: record/stop, show the window, quit."""
 
@@ -29,6 +34,7 @@ class Tray(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.available = QSystemTrayIcon.isSystemTrayAvailable()
+        self.last_message: tuple[str, str] | None = None
         self.icon = QSystemTrayIcon(icon("tray-idle"), self)
         menu = QMenu()
         self.record_action = QAction("Start dictation", menu)
@@ -46,6 +52,11 @@ class Tray(QObject):
         self.set_state(RecordState.IDLE, "")
         if self.available:
             self.icon.show()
+
+    def say_still_running(self) -> None:
+        """The tray balloon after the window is closed to the tray (also kept in `last_message`)."""
+        self.last_message = (STILL_RUNNING_TITLE, STILL_RUNNING_TEXT)
+        self.icon.showMessage(STILL_RUNNING_TITLE, STILL_RUNNING_TEXT, QSystemTrayIcon.MessageIcon.Information, 8000)
 
     def set_state(self, state: RecordState, reason: str) -> None:
         self.icon.setIcon(icon(TRAY_ICON[state]))

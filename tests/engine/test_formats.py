@@ -79,8 +79,9 @@ def parse_vtt(text: str) -> list[tuple[int, int, str]]:
     return cues
 
 
-def test_txt_is_one_stripped_line_per_spoken_segment() -> None:
-    assert render("txt", SEGMENTS, META) == "".join(f"{t}\n" for t in TEXTS)
+def test_txt_is_paragraphs_of_the_spoken_segments() -> None:
+    # A paragraph ends only where a sentence ends and the speaker paused (here: long gaps).
+    assert render("txt", SEGMENTS, META) == f"{TEXTS[0]}\n\n{TEXTS[1]} {TEXTS[2]}\n\n{TEXTS[3]}\n"
 
 
 def test_srt_round_trips_times_and_text() -> None:

@@ -16,6 +16,9 @@ def open_window(qtbot: object, parts: AppParts, load: bool = True) -> MainWindow
     """The window as `earshot` shows it; with `load`, the model loads in the background."""
     controller = AppController(parts)
     window = MainWindow(controller, tray=None)
+    # pytest-qt closes the window after the test: a file job still running must not leave the
+    # "Quit anyway?" question open forever (tests about that question set their own answer).
+    window.confirm_quit_jobs = lambda _parent, _running: True
     qtbot.addWidget(window)  # type: ignore[attr-defined]
     window.resize(1100, 720)
     window.show()

@@ -39,7 +39,7 @@ def test_drop_good_and_broken_file(qtbot, parts, tmp_path: Path) -> None:
     bad_row, good_row = panel.rows[bad_id], panel.rows[good_id]
 
     assert panel.isVisible()
-    assert panel.summary.text() == "All done"
+    assert panel.summary.text() == "1 done · 1 failed"  # the header counts what the rows say
     assert jobs.jobs[bad_id].state == JobState.FAILED
     assert "voice-memo.mp3" in bad_row.status.text()
     assert bad_row.status.property("error") is True

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 from gui_helpers import CLIPS, DATA, normalized, open_window
+from PySide6.QtWidgets import QApplication
 
 from app.audio.file_decoder import decode_audio
 from app.controller.states import JobState
@@ -42,7 +43,22 @@ def test_progress_eta_and_cancel(qtbot, parts, tmp_path: Path) -> None:
 
     row.cancel_button.click()
     qtbot.waitUntil(lambda: jobs.pending() == 0, timeout=300_000)
+    # Cancel keeps what was transcribed so far (as the CLI does), says so, and offers it.
+    kept = re.compile(r"Cancelled at \d:\d\d of 1:15 · the (\d+) words transcribed so far are kept")
     first, second = jobs.jobs[first.id], jobs.jobs[second.id]  # the latest snapshots (jobs are frozen)
-    assert first.state == JobState.CANCELLED and row.status.text() == "Cancelled"
+    assert first.state == JobState.CANCELLED
+    assert (match := kept.fullmatch(row.status.text())) is not None, row.status.text()
+    assert first.transcript is not None and int(match[1]) == len(first.transcript.text.split()) > 0
+    assert row.copy_button.isVisible() and row.export_button.isVisible()
+    row.copy_button.click()
+    assert normalized(QApplication.clipboard().text()) == normalized(first.transcript.text)
+    first_words = normalized(CLIPS[next(iter(CLIPS))]["text"]).split()[:4]
+    assert normalized(first.transcript.text).split()[:4] == first_words
+    assert any(item.startswith("all-hands.wav") for item in history_titles(window))
     assert second.state == JobState.DONE
     assert normalized(second.transcript.text) == normalized(CLIPS["espeak_weather.wav"]["text"])
+
+
+def history_titles(window) -> list[str]:  # type: ignore[no-untyped-def]
+    panel = window.history_panel
+    return [panel.list.item(i).text() for i in range(panel.list.count())]
