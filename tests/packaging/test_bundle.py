@@ -48,7 +48,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         return
     out = tmp_path_factory.mktemp("dist")
     result = subprocess.run([sys.executable, str(REPO_ROOT / "packaging" / "build.py"), "--dist", str(out)],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500)
+                            cwd=REPO_ROOT, capture_output=True, text=True,
+                            timeout=3600)  # two xz -9 passes: minutes idle, over half an hour on a busy 2-core box
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     yield out
     shutil.rmtree(out, ignore_errors=True)  # about 800 MB
