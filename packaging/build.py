@@ -3,7 +3,7 @@
 1. Stage (build/staging): the package metadata that carries the version from pyproject.toml, and
    the default model converted to ONNX at the `auto` precision (see build_model.py).
 2. PyInstaller (packaging/earshot.spec): the one-folder app dist/earshot/ (dist/Earshot.app on macOS).
-3. Packages. Linux: dist/earshot-<version>-linux-x86_64.tar.gz and dist/earshot_<version>_amd64.deb.
+3. Packages. Linux: dist/earshot-<version>-linux-x86_64.tar.xz and dist/earshot_<version>_amd64.deb.
    Windows: the Inno Setup installer when ISCC is installed (packaging/windows/earshot.iss).
    macOS: packaging/macos/build_app.sh signs (when keys are given), makes the .dmg and notarizes.
 Sizes and timings go to stdout and dist/build-info.json.

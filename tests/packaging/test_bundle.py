@@ -1,5 +1,5 @@
 """The Linux installers, built and used the way a user gets them: `python packaging/build.py`
-builds the frozen one-folder app, the .tar.gz and the .deb (once per test session, into a temporary
+builds the frozen one-folder app, the .tar.xz and the .deb (once per test session, into a temporary
 folder); the frozen `earshot --self-test` must transcribe the shipped clip with the pre-converted
 model (no conversion, no network); the .deb is installed with dpkg, run from PATH, and removed.
 
@@ -48,7 +48,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         return
     out = tmp_path_factory.mktemp("dist")
     result = subprocess.run([sys.executable, str(REPO_ROOT / "packaging" / "build.py"), "--dist", str(out)],
-                            cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500)
+                            cwd=REPO_ROOT, capture_output=True, text=True,
+                            timeout=3600)  # two xz -9 passes: minutes idle, over half an hour on a busy 2-core box
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     yield out
     shutil.rmtree(out, ignore_errors=True)  # about 800 MB
@@ -164,7 +165,7 @@ def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
 
 
 def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
-    with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.gz") as tar:
+    with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.xz") as tar:
         tar.extractall(tmp_path / "unpacked", filter="tar")
     folder = tmp_path / "unpacked" / f"earshot-{VERSION}"
     env = _user_env(tmp_path)  # no display and no QT_QPA_PLATFORM: the self-test must pick offscreen itself
