@@ -69,7 +69,7 @@ class PolicyOptions:
     commit_rule: CommitRule = CommitRule.LOCAL_AGREEMENT
     attention_margin_s: float = 0.4
     close_sentences: bool = True
-    sentence_pause_s: float = 1.0
+    sentence_pause_s: float = 0.8
 
     def __post_init__(self) -> None:
         if self.agreement < 1:

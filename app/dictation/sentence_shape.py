@@ -50,7 +50,7 @@ def starts_sentence(text: str) -> bool:
 
 
 def mark_between(held: str, decided: str | None, next_text: str, boundary: UtteranceBoundary | None,
-                 close_sentences: bool = True, sentence_pause_s: float = 1.0) -> tuple[str, str]:
+                 close_sentences: bool = True, sentence_pause_s: float = 0.8) -> tuple[str, str]:
     """The mark to write after the committed text, and the next word's text (with its space).
 
     `held`: the mark the committed text ended with when it was committed; `decided`: the mark a
