@@ -15,8 +15,10 @@ float32 beam 5 word timestamps on the session audio), end-of-utterance commit p5
 tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
 greedy decoding; normalised), `cased` = WER of live against offline text with case and
 punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
-utterances dropped (offline wrote words, live none), `word_end_err_ms` mean |committed word end -
-faster-whisper's end of the matched word|, `decode_ms` mean time per decode. `--word-times`
+utterances dropped (offline wrote words, live none), `lower_starts` words committed lower-case
+after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
+`word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
+`decode_ms` mean time per decode. `--word-times`
 times committed words from the cross-attention (as `dictate --json` does) instead of
 interpolating them from character positions. `--peer` adds ufal's whisper_streaming
 (LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
@@ -47,6 +49,7 @@ from dictation_metrics import (  # noqa: E402
     pct,
     raw_wer,
     run_live,
+    sentence_shape_errors,
     wer,
     word_end_error_ms,
     word_latencies,
@@ -107,6 +110,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
         "wer_live": wer(refs, live), "wer_offline": wer(refs, offline),
         "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
         "dropped": dropped(offline, live),
+        **sentence_shape_errors(run.text),
         "_live": live_j, "_offline": off_j,
     }
 
@@ -176,6 +180,13 @@ def _progress(row: dict[str, object], args: argparse.Namespace) -> None:
     print({k: v for k, v in row.items() if not k.startswith("_")}, texts, file=sys.stderr, flush=True)
 
 
+def _option_value(default: object, text: str) -> object:
+    """A command-line FIELD=VALUE value in the type of the field's default (bools: true/false)."""
+    if isinstance(default, bool):
+        return text.lower() in ("1", "true", "yes", "on")
+    return type(default)(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", nargs="+", default=["tiny.en"])
@@ -194,7 +205,7 @@ def main() -> None:
     parser.add_argument("--vad", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="VadOptions overrides, e.g. end_pad_s=0.5")
     args = parser.parse_args()
-    args.policy = {k: type(getattr(PolicyOptions, k))(v) for k, v in (a.split("=") for a in args.policy)}
+    args.policy = {k: _option_value(getattr(PolicyOptions, k), v) for k, v in (a.split("=") for a in args.policy)}
     args.vad = {k: type(getattr(VadOptions, k))(v) for k, v in (a.split("=") for a in args.vad)}
     rows = []
     for name in args.models:

@@ -10,6 +10,7 @@ word end times, WER against offline, and dropped utterances.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import threading
 import time
@@ -160,3 +161,12 @@ def wer(refs: list[str], hyps: list[str]) -> float:
 def dropped(offline: list[str], live: list[str]) -> int:
     """Utterances offline transcribes (some word) of which live committed no word."""
     return sum(1 for o, h in zip(offline, live, strict=True) if normalize(o).split() and not normalize(h).split())
+
+
+def sentence_shape_errors(text: str) -> dict[str, int]:
+    """Counts in committed `text`: `lower_starts` words starting lower-case after end punctuation
+    ("Americans. ask"), `no_final` 1 when the text does not end with . ? !."""
+    words = text.split()
+    lower = sum(1 for a, b in itertools.pairwise(words)
+                if a.endswith((".", "?", "!")) and not a.endswith("..") and b[:1].islower())
+    return {"lower_starts": lower, "no_final": int(bool(words) and not text.rstrip().endswith((".", "?", "!")))}

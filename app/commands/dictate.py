@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--language", default=None, help="language code for multilingual models (default: detect)")
     p.add_argument("--step", type=float, default=0.5, help="seconds between re-decodes (default: 0.5)")
     p.add_argument("--record", action="store_true", help="also save the session audio as WAV in the data folder")
+    p.add_argument("--no-close-sentences", dest="close_sentences", action="store_false",
+                   help="leave sentence ends as Whisper wrote them (default: a period between utterances "
+                        "where the next starts a sentence, and at the end of a session stopped mid-sentence)")
     add_model_options(p)
     p.set_defaults(func=run)
 
@@ -58,7 +61,7 @@ def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
 
     # --json events carry each committed word's times (one extra decoder pass per decode)
     decode = streaming_decode_options(args.language, word_times=args.json)
-    policy = PolicyOptions(step_s=max(0.1, args.step), decode=decode)
+    policy = PolicyOptions(step_s=max(0.1, args.step), decode=decode, close_sentences=args.close_sentences)
     return DictationOptions(policy=policy, realtime=realtime)
 
 

@@ -12,26 +12,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
+from app.dictation.commit_rule import committable
+from app.dictation.guards import Verdict, cut_repetitions, judge_window
+from app.dictation.policy_options import PolicyOptions, streaming_decode_options
+from app.dictation.sentence_shape import UtteranceBoundary, final_mark, mark_between
 from app.dictation.text import (
     Word,
     align_committed,
     capitalise_sentence_starts,
     common_prefix,
     join_words,
-    resolve_mark,
     split_trailing_mark,
     split_words,
     timed_words,
 )
 from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
 from app.engine.window_decoder import compression_ratio
+
+__all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 
 MAX_WINDOW = 30 * SAMPLE_RATE
 
@@ -53,57 +57,6 @@ class WindowDecoder(Protocol):
         prompt_tokens: Sequence[int] = (),
         cancel: CancelToken | None = None,
     ) -> WindowResult: ...
-
-
-def streaming_decode_options(language: str | None = None, word_times: bool = False) -> DecodeOptions:
-    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries).
-    `word_times`: every window's words are timed from the cross-attention (one extra
-    teacher-forced decoder pass per decode), so committed words carry measured times, not
-    times interpolated from character positions."""
-    return DecodeOptions(
-        language=language,
-        beam_size=1,
-        temperatures=(0.0,),
-        condition_on_previous_text=False,
-        without_timestamps=False,
-        word_timestamps=word_times,
-    )
-
-
-@dataclass(frozen=True)
-class PolicyOptions:
-    """`step_s`: seconds of new audio between re-decodes while speech goes on.
-    `compute_share`: in real time, the step grows to `decode time / compute_share`, so decoding
-    keeps to this share of the machine (the user's other programs keep the rest) and falls
-    behind on no machine.
-    `trim_after_s`: trim a window longer than this at its last committed segment boundary.
-    `max_window_s`: force-commit a window that reaches this length (must stay below 30).
-    `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
-    `agreement`: how many consecutive hypotheses must agree on a word (LocalAgreement-n).
-    `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
-    (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
-    `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
-    previous (committed) audio in its window, so Whisper hears the whole sentence.
-    `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
-    . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
-    continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
-    with the rest of the sentence it writes "ask not"). 0 commits at every pause.
-    `hold_max_speech_s`: only utterances with at most this much speech are held: a short fragment
-    is what Whisper misreads without the rest of its sentence, and each held utterance that does
-    not resume commits `hold_unfinished_s` later (a longer one carries its own context)."""
-
-    step_s: float = 0.5
-    compute_share: float = 0.45
-    agreement: int = 3
-    commit_margin_s: float = 1.5
-    join_gap_s: float = 1.5
-    trim_after_s: float = 10.0
-    max_window_s: float = 24.0
-    hold_unfinished_s: float = 0.5
-    hold_max_speech_s: float = 2.5
-    prompt_tokens: int = 0
-    decode: DecodeOptions = field(default_factory=streaming_decode_options)
-    guards: GuardOptions = field(default_factory=GuardOptions)
 
 
 @dataclass
@@ -131,13 +84,13 @@ class StreamingPolicy:
         decoder: WindowDecoder,
         get_audio: Callable[[int, int], NDArray[np.float32]],
         speech_ratio: Callable[[int, int], float],
-        options: PolicyOptions = PolicyOptions(),
+        options: PolicyOptions | None = None,
         cancel: CancelToken | None = None,
     ) -> None:
         self.decoder = decoder
         self.get_audio = get_audio
         self.speech_ratio = speech_ratio
-        self.options = options
+        self.options = options = options or PolicyOptions()
         self.cancel = cancel
         self.window_start = 0  # absolute 16 kHz index of the current window
         self.last_decode_end = 0
@@ -151,6 +104,9 @@ class StreamingPolicy:
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
         self._held_mark = ""
         self._decided_mark: str | None = None  # the latest hypothesis' mark after that word
+        # set by `begin` until the utterance's first words are committed (sentence_shape.py)
+        self._boundary: UtteranceBoundary | None = None
+        self._decode_options = options.effective_decode()
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
@@ -162,10 +118,12 @@ class StreamingPolicy:
         start = max(start, self.floor)
         gap = (start - self.floor) / SAMPLE_RATE
         length = (start - self.window_start) / SAMPLE_RATE
-        if not (self._in_window and gap <= self.options.join_gap_s
-                and length <= self.options.trim_after_s):
+        joined = bool(self._in_window and gap <= self.options.join_gap_s
+                      and length <= self.options.trim_after_s)
+        if not joined:
             self.window_start = start
             self._in_window = []
+        self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
         self._prev_tail = []
         self._older_tails = []
@@ -175,10 +133,9 @@ class StreamingPolicy:
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
         hyp, k, tail, verdict, decode_s = self._hypothesis(end)
-        n = self._agreed(tail)
-        horizon = end / SAMPLE_RATE - self.options.commit_margin_s
-        while n and tail[n - 1].end > horizon:
-            n -= 1
+        o = self.options
+        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, o.commit_rule, o.commit_margin_s,
+                        o.attention_margin_s)
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
         new = tail[:n]
@@ -205,8 +162,9 @@ class StreamingPolicy:
         return PolicyUpdate(list(new), [], decode_s, verdict)
 
     def flush(self) -> PolicyUpdate:
-        """The session ends: commit the held mark (if any) after the last committed word."""
-        mark, self._held_mark = self._held_mark, ""
+        """The session ends: commit the held mark after the last committed word (a period where
+        the text stops mid-sentence, with `close_sentences`)."""
+        mark, self._held_mark = final_mark(self._held_mark, self.options.close_sentences), ""
         if not mark or not self.committed:
             return PolicyUpdate([], [], 0.0, Verdict.ACCEPT)
         last = self.committed[-1]
@@ -232,6 +190,8 @@ class StreamingPolicy:
     # ------------------------------------------------------------------ internals
     def _agreed(self, tail: list[Word]) -> int:
         """Words of `tail` that the last `agreement - 1` hypotheses also start with."""
+        if self.options.agreement == 1:
+            return len(tail)
         if self.options.agreement > 2 and len(self._older_tails) < self.options.agreement - 2:
             return 0
         n = common_prefix(self._prev_tail, tail)
@@ -245,7 +205,7 @@ class StreamingPolicy:
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
-        result = self.decoder.decode_window(audio, self.options.decode, self._prompt(), self.cancel)
+        result = self.decoder.decode_window(audio, self._decode_options, self._prompt(), self.cancel)
         decode_s = time.perf_counter() - t0
         self.decode_seconds += decode_s
         self.decodes += 1
@@ -305,8 +265,11 @@ class StreamingPolicy:
                 words[i] = Word(w.text, last, max(w.end, last))
             last = words[i].end
         if self.committed:
-            mark, text = resolve_mark(self._held_mark, self._decided_mark, words[0].text)
+            o = self.options
+            mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
+                                      o.close_sentences, o.sentence_pause_s)
             words[0] = Word(mark + text, words[0].start, words[0].end)
+        self._boundary = None
         words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
         words[-1] = Word(text, words[-1].start, words[-1].end)

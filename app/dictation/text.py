@@ -163,16 +163,3 @@ def capitalise_sentence_starts(words: list[Word]) -> list[Word]:
         out.append(word)
     return out
 
-
-def resolve_mark(held: str, decided: str | None, next_text: str) -> tuple[str, str]:
-    """The mark to write after the committed text, and the next word's text (with its space).
-
-    `held` is the mark the committed text ended with when it was committed; `decided` the mark a
-    later hypothesis, which heard the words that follow, puts after that same word (None when
-    the window no longer holds it). A sentence never starts lower-case after end punctuation:
-    the next word is then capitalised.
-    """
-    mark = held if decided is None else decided
-    if mark.endswith(END_MARKS) and not mark.endswith(".."):
-        next_text = capitalise(next_text)
-    return mark, next_text

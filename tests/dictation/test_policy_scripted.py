@@ -2,8 +2,9 @@
 
 The decoder is a fake on purpose: these tests pin the policy's bookkeeping (what is committed
 when, what is trimmed, what is held) to hypotheses written down here, which a real model cannot
-be made to produce on demand. Every hypothesis is a list of segments (start s, end s, text)
-relative to the window the policy asked for. The real-model behaviour is in test_streaming_replay.py.
+be made to produce on demand. Every hypothesis is a list of segments (start s, end s, text),
+optionally with the words' cross-attention times (word, start s, end s), relative to the window
+the policy asked for. The real-model behaviour is in test_streaming_replay.py.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from app.dictation.commit_rule import CommitRule
 from app.dictation.policy import PolicyOptions, StreamingPolicy
 from app.dictation.text import join_words
-from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult
+from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
 
 RATE = 16000
-Hyp = list[tuple[float, float, str]]
+TimedPiece = tuple[str, float, float]
+Hyp = list[tuple[float, float, str]] | list[tuple[float, float, str, list[TimedPiece]]]
 
 
 class _Tokenizer:
@@ -34,11 +37,16 @@ class ScriptedDecoder:
         self.script = list(script)
         self.no_speech_prob = no_speech_prob
         self.windows_s: list[float] = []
+        self.timed_requests: list[bool] = []  # per decode: were word times asked for
 
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)
-        segments = [Segment(i, s, e, t) for i, (s, e, t) in enumerate(self.script.pop(0))]
+        self.timed_requests.append(options.word_timestamps)
+        segments = []
+        for i, (start, end, text, *timed) in enumerate(self.script.pop(0)):
+            words = [Word(w, ws, we, 1.0) for w, ws, we in timed[0]] if timed else None
+            segments.append(Segment(i, start, end, text, words=words))
         text = "".join(seg.text for seg in segments)
         return WindowResult([], text, segments, "en", 1.0, -0.2, self.no_speech_prob, 1.2, 0.0)
 
@@ -166,3 +174,98 @@ def test_a_word_after_end_punctuation_inside_a_commit_starts_upper_case() -> Non
     policy.begin(0)
     policy.decode(s(3.0))
     assert join_words(policy.decode(s(3.0)).committed) == " What you can do for you. Ask what you can do"
+
+
+# ---------------------------------------------------------------- sentence shape across utterances
+def test_the_models_period_before_a_capitalised_word_survives_a_hypothesis_that_drops_it() -> None:
+    """The first clip ends "for your country."; the next one, in the same (joined) window, makes
+    Whisper write "for your country Mr. Quilter": the period stays ("country Mr. Quilter" before)."""
+    policy, _ = make_policy([
+        [(0.0, 2.0, " Ask what you can do for your country.")],
+        [(0.0, 4.5, " Ask what you can do for your country Mr. Quilter is the apostle.")],
+    ])
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.4))
+    assert join_words(policy.finish(s(4.5)).committed) == ". Mr. Quilter is the apostle"
+
+
+def test_an_utterance_without_a_mark_ends_its_sentence_before_one_that_starts_a_sentence() -> None:
+    """"We are done" (no mark), 3 s of silence, a fresh window that starts "Then": a period."""
+    policy, _ = make_policy([[(0.0, 1.0, " We are done")], [(0.0, 1.0, " Then we left")]])
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert policy.window_start == s(4.0)  # fresh: the pause is longer than join_gap_s
+    assert join_words(policy.finish(s(5.0)).committed) == ". Then we left"
+
+
+def test_no_period_where_the_next_words_continue_the_sentence() -> None:
+    """A joined window whose next words are lower-case, one that starts with "I", and a fresh
+    window after a short pause (the window was too long to join): no period is made up."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " We went")],
+        [(0.0, 2.0, " We went home and")],
+        [(0.0, 3.0, " We went home and I slept")],
+        [(0.0, 1.0, " Then more")],
+    ], trim_after_s=2.5)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(1.3))
+    assert join_words(policy.finish(s(2.0)).committed) == " home and"
+    policy.begin(s(2.3))
+    assert join_words(policy.finish(s(3.0)).committed) == " I slept"
+    policy.begin(s(3.4))  # 3.4 s of window: too long to join, and only 0.4 s of pause
+    assert policy.window_start == s(3.4)
+    assert join_words(policy.finish(s(4.4)).committed) == " Then more"
+
+
+def test_a_session_stopped_mid_sentence_ends_with_a_period() -> None:
+    policy, _ = make_policy([[(0.0, 1.0, " so we will,")]])
+    policy.begin(0)
+    policy.finish(s(1.0))
+    assert join_words(policy.flush().committed) == "."  # the held comma becomes a period
+    assert join_words(policy.committed) == " so we will."
+
+
+def test_sentence_shape_is_an_option() -> None:
+    policy, _ = make_policy([[(0.0, 1.0, " We are done")], [(0.0, 1.0, " Then we left")]],
+                            close_sentences=False)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    policy.finish(s(5.0))
+    assert policy.flush().committed == []
+    assert join_words(policy.committed) == " We are done Then we left"
+
+
+# ---------------------------------------------------------------- AlignAtt commit rule
+# "one two three four" in 2.0 s of window, the speaker fast: the cross-attention puts "three"
+# at 0.9-1.2 s, far from where character positions would (about 1.5 s), and "four" at 1.7-2.0 s.
+_TIMED = [(0.0, 2.0, " one two three four",
+           [(" one", 0.1, 0.4), (" two", 0.5, 0.8), (" three", 0.9, 1.2), (" four", 1.7, 2.0)])]
+
+
+def test_align_att_commits_agreed_words_whose_attention_stays_away_from_the_end() -> None:
+    policy, decoder = make_policy([_TIMED] * 2, commit_rule=CommitRule.ALIGN_ATT, attention_margin_s=0.4)
+    policy.begin(0)
+    policy.decode(s(2.0))
+    update = policy.decode(s(2.0))
+    assert join_words(update.committed) == " one two three"
+    assert join_words(update.tentative) == " four"  # its attention is in the last 0.4 s
+    assert decoder.timed_requests == [True, True]  # the rule asked for word times
+
+
+def test_align_att_with_agreement_one_commits_from_the_first_hypothesis() -> None:
+    policy, _ = make_policy([_TIMED], commit_rule=CommitRule.ALIGN_ATT, attention_margin_s=0.4, agreement=1)
+    policy.begin(0)
+    assert join_words(policy.decode(s(2.0)).committed) == " one two three"
+
+
+def test_local_agreement_keeps_its_fixed_margin_on_the_same_hypotheses() -> None:
+    """The same two hypotheses under LocalAgreement with its default 1.5 s margin: only the words
+    that end 1.5 s before the audio does ("one", ending at 0.4 s) are committed."""
+    policy, _ = make_policy([_TIMED] * 2, commit_margin_s=1.5)
+    policy.begin(0)
+    policy.decode(s(2.0))
+    assert join_words(policy.decode(s(2.0)).committed) == " one"

@@ -1,0 +1,86 @@
+"""Options of the streaming policy (policy.py) and the decode options it uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from app.dictation.commit_rule import CommitRule
+from app.dictation.guards import GuardOptions
+from app.engine.types import DecodeOptions
+
+
+def streaming_decode_options(language: str | None = None, word_times: bool = False) -> DecodeOptions:
+    """Greedy, single temperature, timestamps on (needed to trim at segment boundaries).
+    `word_times`: every window's words are timed from the cross-attention (one extra
+    teacher-forced decoder pass per decode), so committed words carry measured times, not
+    times interpolated from character positions."""
+    return DecodeOptions(
+        language=language,
+        beam_size=1,
+        temperatures=(0.0,),
+        condition_on_previous_text=False,
+        without_timestamps=False,
+        word_timestamps=word_times,
+    )
+
+
+@dataclass(frozen=True)
+class PolicyOptions:
+    """`step_s`: seconds of new audio between re-decodes while speech goes on.
+    `compute_share`: in real time, the step grows to `decode time / compute_share`, so decoding
+    keeps to this share of the machine (the user's other programs keep the rest) and falls
+    behind on no machine.
+    `trim_after_s`: trim a window longer than this at its last committed segment boundary.
+    `max_window_s`: force-commit a window that reaches this length (must stay below 30).
+    `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
+    `agreement`: how many consecutive hypotheses must agree on a word (LocalAgreement-n).
+    `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
+    (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
+    `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
+    previous (committed) audio in its window, so Whisper hears the whole sentence.
+    `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
+    . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
+    continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
+    with the rest of the sentence it writes "ask not"). 0 commits at every pause.
+    `hold_max_speech_s`: only utterances with at most this much speech are held: a short fragment
+    is what Whisper misreads without the rest of its sentence, and each held utterance that does
+    not resume commits `hold_unfinished_s` later (a longer one carries its own context).
+    `commit_rule`: which agreed words may be committed (commit_rule.py): LocalAgreement with the
+    fixed `commit_margin_s`, or AlignAtt, which keeps words whose cross-attention reaches into the
+    last `attention_margin_s` of audio tentative (it times every window's words from the
+    alignment heads, so it decodes with `word_timestamps` whatever `decode` says).
+    `close_sentences`: sentence shape across utterances (sentence_shape.py): a period between an
+    utterance that ends without a mark and one that starts a sentence (in a fresh window only
+    after `sentence_pause_s` of silence), the model's period kept before a capitalised word, and
+    a period when the session stops mid-sentence."""
+
+    step_s: float = 0.5
+    compute_share: float = 0.45
+    agreement: int = 3
+    commit_margin_s: float = 1.5
+    join_gap_s: float = 1.5
+    trim_after_s: float = 10.0
+    max_window_s: float = 24.0
+    hold_unfinished_s: float = 0.5
+    hold_max_speech_s: float = 2.5
+    prompt_tokens: int = 0
+    decode: DecodeOptions = field(default_factory=streaming_decode_options)
+    guards: GuardOptions = field(default_factory=GuardOptions)
+    commit_rule: CommitRule = CommitRule.LOCAL_AGREEMENT
+    attention_margin_s: float = 0.4
+    close_sentences: bool = True
+    sentence_pause_s: float = 0.8
+
+    def __post_init__(self) -> None:
+        if self.agreement < 1:
+            raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
+        if min(self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s) < 0:
+            raise ValueError("commit_margin_s, attention_margin_s and sentence_pause_s must not be negative")
+        if not 0 < self.max_window_s < 30:
+            raise ValueError(f"max_window_s must be between 0 and 30 s, not {self.max_window_s}")
+
+    def effective_decode(self) -> DecodeOptions:
+        """The decode options the policy uses: AlignAtt needs every window's words timed."""
+        if self.commit_rule is CommitRule.ALIGN_ATT and not self.decode.word_timestamps:
+            return replace(self.decode, word_timestamps=True)
+        return self.decode
