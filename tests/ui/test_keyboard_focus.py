@@ -13,9 +13,13 @@ from PySide6.QtWidgets import QApplication, QToolBar, QWidget
 
 from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import SettingsDialog
-from app.ui.theme import is_dark
 
 TOOLBAR = ["Open files", "Copy all", "Save transcript as", "Clear transcript", "History", "Settings"]
+
+
+def is_dark(palette: QPalette) -> bool:
+    """What a user sees as a dark window (the app has no such helper: it only applies themes)."""
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
 def _tab_through(qtbot, window: MainWindow, steps: int = 30) -> list[str]:
