@@ -238,7 +238,8 @@ class AppController(QObject):
     def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, VoiceDetection]:
         source = AudioSource(device=self.settings.dictation.input_device)
         chosen = self.settings.dictation
-        voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s)
+        voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s,
+                               chosen.close_sentences)
         return source, self.decode_options(False), voice
 
     def file_engine_config(self) -> EngineConfig:

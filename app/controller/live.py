@@ -63,7 +63,7 @@ class LiveSession:
             initial_prompt=request.options.initial_prompt,
         )
         options = DictationOptions(
-            policy=PolicyOptions(decode=decode),
+            policy=PolicyOptions(decode=decode, close_sentences=request.voice.close_sentences),
             vad=VadOptions(
                 threshold=vad_threshold(request.voice.sensitivity),
                 min_silence_s=request.voice.min_silence_s,

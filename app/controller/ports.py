@@ -148,13 +148,15 @@ class AudioSource:
 
 @dataclass(frozen=True)
 class VoiceDetection:
-    """Utterance segmentation chosen in the settings: `sensitivity` 0..1 (higher hears quieter
-    speech), `min_silence_s` (a pause this long ends an utterance), `speech_pad_s` (audio kept
-    before speech), in seconds."""
+    """How utterances are cut and joined, as chosen in the settings: `sensitivity` 0..1 (higher
+    hears quieter speech), `min_silence_s` (a pause this long ends an utterance), `speech_pad_s`
+    (audio kept before speech), in seconds; `close_sentences`: end punctuation between utterances
+    and at the session's end (PolicyOptions.close_sentences)."""
 
     sensitivity: float = 0.5
     min_silence_s: float = 0.5
     speech_pad_s: float = 0.3
+    close_sentences: bool = True
 
 
 @dataclass(frozen=True)

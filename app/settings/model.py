@@ -51,12 +51,15 @@ class DecodeSettings:
 class DictationSettings:
     """Live dictation. `vad_sensitivity` is 0..1 (higher hears quieter speech);
     `min_silence_s`: the pause (seconds) that ends an utterance, so its text is committed;
-    `speech_pad_s`: audio (seconds) kept before detected speech, so soft first sounds survive."""
+    `speech_pad_s`: audio (seconds) kept before detected speech, so soft first sounds survive;
+    `close_sentences`: a period between utterances that end without one and when a session
+    stops mid-sentence (app/dictation/sentence_shape.py)."""
 
     input_device: str | None = None
     vad_sensitivity: float = 0.5
     min_silence_s: float = 0.5
     speech_pad_s: float = 0.3
+    close_sentences: bool = True
 
 
 @dataclass

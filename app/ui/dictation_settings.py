@@ -31,6 +31,11 @@ class DictationSettingsPage(QWidget):
                                        "Text is committed after a pause this long; longer waits out thinking pauses")
         self.speech_pad = seconds_box(self, "Audio kept before speech", 0.0, 1.0, chosen.speech_pad_s,
                                       "Keeps soft first sounds that voice detection hears late")
+        self.close_sentences = QCheckBox("End sentences with a period at pauses and when I stop", self)
+        self.close_sentences.setAccessibleName("End sentences with a period")
+        self.close_sentences.setToolTip("A period between sentences you ended with a pause, and one when you stop "
+                                        "mid-sentence; off keeps only the punctuation you or the model wrote")
+        self.close_sentences.setChecked(chosen.close_sentences)
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", self)
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(settings.closes_to_tray())
@@ -40,6 +45,7 @@ class DictationSettingsPage(QWidget):
         form.addRow("Voice sensitivity", self.vad)
         form.addRow("Pause that ends a sentence", self.min_silence)
         form.addRow("Audio kept before speech", self.speech_pad)
+        form.addRow("Punctuation", self.close_sentences)
         form.addRow("Window", self.close_to_tray)
         form.addRow("Colours", self.theme)
         layout = QVBoxLayout(self)
@@ -51,5 +57,6 @@ class DictationSettingsPage(QWidget):
         settings.dictation.vad_sensitivity = self.vad.value() / 100
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
+        settings.dictation.close_sentences = self.close_sentences.isChecked()
         settings.window.close_to_tray = self.close_to_tray.isChecked()
         settings.window.theme = self.theme.currentData()

@@ -76,9 +76,10 @@ def test_a_failed_reload_keeps_the_working_model(qtbot, parts) -> None:
     assert window.record_bar.title.text() == "Ready"
 
 
-def test_pause_and_padding_settings_reach_the_next_dictation(qtbot, parts) -> None:
-    """The dictation tab's pause and padding are saved, and the next session's voice detection
-    uses them (the real factory runs; the test only records the sessions it opens)."""
+def test_pause_padding_and_punctuation_settings_reach_the_next_dictation(qtbot, parts) -> None:
+    """The dictation tab's pause, padding and "end sentences with a period" are saved, and the
+    next session's voice detection and policy use them (the real factory runs; the test only
+    records the sessions it opens)."""
     import dataclasses
 
     from gui_helpers import DATA
@@ -100,9 +101,12 @@ def test_pause_and_padding_settings_reach_the_next_dictation(qtbot, parts) -> No
     assert dialog.min_silence.value() == 0.5 and dialog.speech_pad.value() == 0.3  # the defaults
     dialog.min_silence.setValue(1.2)
     dialog.speech_pad.setValue(0.4)
+    assert dialog.dictation_page.close_sentences.isChecked()  # on by default
+    dialog.dictation_page.close_sentences.setChecked(False)
     dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["dictation"]["min_silence_s"] == 1.2 and on_disk["dictation"]["speech_pad_s"] == 0.4
+    assert on_disk["dictation"]["close_sentences"] is False
 
     window.controller.dictation.source_override = AudioSource(replay_file=DATA / "espeak_meeting.wav", realtime=False)
     window.record_bar.button.click()
@@ -110,4 +114,5 @@ def test_pause_and_padding_settings_reach_the_next_dictation(qtbot, parts) -> No
     [session] = sessions
     vad = session._worker.options.vad  # what the worker's voice detection runs with
     assert (vad.min_silence_s, vad.speech_pad_s) == (1.2, 0.4)
+    assert session._worker.options.policy.close_sentences is False  # no added periods this session
     assert "meeting" in window.transcript.committed_text.lower()
