@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from app.archive.inputs import list_inputs
 from app.controller.ports import (
     AudioDecoder,
     Engine,
@@ -35,16 +36,6 @@ from app.engine.types import (
     Segment,
     TranscriptionInfo,
 )
-
-MEDIA_SUFFIXES = frozenset(
-    {
-        ".wav", ".mp3", ".flac", ".ogg", ".oga", ".opus", ".m4a", ".aac", ".wma", ".aif",
-        ".aiff", ".webm", ".mp4", ".m4v", ".mkv", ".mov", ".avi", ".mpeg", ".mpg", ".3gp",
-        ".amr",
-    }
-)
-"""Files picked up when a folder is dropped (a file dropped by itself is always tried)."""
-
 
 log = logging.getLogger(__name__)
 
@@ -94,17 +85,15 @@ class _Work:
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
     """Files as given; folders replaced by the media files inside them (recursive, sorted).
 
-    Hidden files in folders are skipped (e.g. macOS "._x.m4a" resource forks, not audio).
+    Folders are listed as `earshot transcribe DIR --recursive` lists them (one listing for both):
+    hidden files and folders are skipped (e.g. macOS "._x.m4a" resource forks, not audio).
     """
     found: list[Path] = []
     for path in paths:
-        if not path.is_dir():
-            found.append(path)
-            continue
-        for candidate in sorted(path.rglob("*")):
-            hidden = any(part.startswith(".") for part in candidate.relative_to(path).parts)
-            if candidate.suffix.lower() in MEDIA_SUFFIXES and candidate.is_file() and not hidden:
-                found.append(candidate)
+        if path.is_dir():
+            found.extend(item.source for item in list_inputs([str(path)], recursive=True)[0])
+        else:
+            found.append(path)  # a file named by itself is always tried; a bad one fails its row
     return found
 
 

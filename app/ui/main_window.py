@@ -198,7 +198,16 @@ class MainWindow(QMainWindow):
 
     def open_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Transcribe files", "", OPEN_FILES_FILTER)
-        refused = [Path(p).name for p in paths if not self.controller.add_files([Path(p)])]
+        self.queue_files([Path(p) for p in paths])
+
+    def open_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Transcribe a folder (and the folders inside it)")
+        if folder:
+            self.queue_files([Path(folder)])
+
+    def queue_files(self, paths: list[Path]) -> None:
+        """Files as given, folders searched for media files recursively (`controller.add_files`)."""
+        refused = [p.name or str(p) for p in paths if not self.controller.add_files([p])]
         if refused:  # a folder without audio or video files in it: said, not dropped silently
             self.statusBar().showMessage(f"No audio or video files in {', '.join(refused)}", 8000)
 
@@ -247,9 +256,7 @@ class MainWindow(QMainWindow):
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if paths:
             event.acceptProposedAction()
-            added = self.controller.add_files(paths)
-            if not added:
-                self.statusBar().showMessage("No audio or video files in what was dropped", 4000)
+            self.queue_files(paths)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

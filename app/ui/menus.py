@@ -34,6 +34,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     actions: dict[str, QAction] = {}
     c = window.controller
     action("open", "&Open files…", window.open_files, QKeySequence.StandardKey.Open, "open")
+    action("open_folder", "Open &folder…", window.open_folder, "Ctrl+Shift+O")
     action("save", "&Save transcript as…", window.save_transcript_as, "Ctrl+S", "save")
     action("settings", "Se&ttings…", window.open_settings, "Ctrl+,", "settings")
     action("quit", "&Quit", window.quit, "Ctrl+Q")
@@ -61,7 +62,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
 def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
-    file_menu.addActions([actions["open"], actions["save"]])
+    file_menu.addActions([actions["open"], actions["open_folder"], actions["save"]])
     file_menu.addSeparator()
     file_menu.addActions([actions["settings"], actions["quit"]])
     bar.addMenu("&Edit").addActions([actions["copy"], actions["clear"]])
