@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -30,6 +30,7 @@ from app.controller.ports import (
 )
 from app.controller.record_display import RecordDisplayState
 from app.controller.states import ModelState
+from app.controller.watched_files import WatchedFiles, WatchOptions
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
@@ -54,6 +55,8 @@ class AppParts:
     devices: DeviceLister
     recovery_dir: Path | None = None
     """Where dictations journal their audio for crash recovery (None: the user data dir's)."""
+    watch: WatchOptions = field(default_factory=WatchOptions)
+    """How the watch folders (Settings' window.watch_folders) are polled."""
 
 
 class AppController(QObject):
@@ -87,6 +90,7 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
+        self.watched = WatchedFiles(self.jobs, parts.history, parts.watch, self)
         self.record_display = RecordDisplayState(self.dictation, self.models, self)
         self.downloads = ModelDownloads(self)
         self.library = ModelLibrary(parts.catalog, self._models_in_use, self)
@@ -105,10 +109,12 @@ class AppController(QObject):
     def start(self) -> None:
         """Begin loading the model in the background (call after the window is shown)."""
         self.models.load(self.engine_config())
+        self.watched.set_folders(self.settings.window.watch_folders)
 
     def shutdown(self) -> None:
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
+        self.watched.stop()
         self.jobs.shutdown()
         self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
         if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
@@ -133,6 +139,7 @@ class AppController(QObject):
             self.models.load(self.engine_config())
         self._apply_download_settings()
         self._apply_text_rules()
+        self.watched.set_folders(self.settings.window.watch_folders)
         self.settings_changed.emit(self.settings)
         return error
 

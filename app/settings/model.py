@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 3  # 2: model.file_name, [downloads]; 3: window.theme
+SETTINGS_VERSION = 4  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders
 
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int4")
 """Precision choices offered to the user, in menu order."""
@@ -66,11 +66,13 @@ class DictationSettings:
 class WindowSettings:
     """Desktop behaviour. Window geometry lives in QSettings, not here. `close_to_tray`: closing the
     window keeps Earshot running in the tray; None (the default) = on while a global hotkey is set
-    (see `Settings.closes_to_tray`). `theme`: one of THEMES."""
+    (see `Settings.closes_to_tray`). `theme`: one of THEMES. `watch_folders`: folders whose new or
+    changed media files (recursively) are queued as file jobs once they stop growing."""
 
     close_to_tray: bool | None = None
     export_dir: str = ""
     theme: str = "system"
+    watch_folders: list[str] = field(default_factory=list)
 
 
 @dataclass

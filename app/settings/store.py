@@ -53,7 +53,14 @@ def _v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "window": window, "version": 3}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(document: dict[str, Any]) -> dict[str, Any]:
+    """v4 added watch folders; older files watch none."""
+    window = dict(document.get("window", {}))
+    window.setdefault("watch_folders", [])
+    return {**document, "window": window, "version": 4}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -158,6 +165,11 @@ def _section_from_table(cls: type, table: dict[str, Any]) -> Any:
 
 
 def _checked(name: str, hint: Any, value: Any) -> Any:
+    if typing.get_origin(hint) is list:  # list[str]: a TOML array of strings
+        (item,) = typing.get_args(hint)
+        if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+            raise SettingsError(f"{name}: expected a list of {item.__name__}, got {value!r}")
+        return list(value)
     allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     allowed = tuple(t for t in allowed if t is not type(None))
     if float in allowed and isinstance(value, int) and not isinstance(value, bool):

@@ -41,6 +41,7 @@ from app.ui.settings_choices import (
     precision_note,
     runs_on_cpu,
 )
+from app.ui.watch_settings import WatchFoldersPage
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -71,6 +72,8 @@ class SettingsDialog(QDialog):
         tabs.addTab(self.dictation_page, "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
+        self.watch_page = WatchFoldersPage(self.settings.window.watch_folders, self)
+        tabs.addTab(self.watch_page, "Watch folders")
         self.models_page = ModelsPage(controller, self.settings.downloads, self)
         self.models_page.installed.connect(lambda _name: self._load_models())
         controller.library.removed.connect(self._model_removed)
@@ -270,6 +273,7 @@ class SettingsDialog(QDialog):
         self.dictation_page.collect_into(settings)
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
+        settings.window.watch_folders = self.watch_page.collect()
         return settings
 
     def apply(self) -> bool:
