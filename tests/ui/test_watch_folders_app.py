@@ -40,3 +40,28 @@ def test_a_clip_copied_into_a_watch_folder_is_transcribed_once(qtbot, parts, tmp
     assert normalized(job.transcript.text) == normalized(CLIPS["espeak_weather.wav"]["text"])
     qtbot.wait(1500)  # several more polls: a file that has not changed is not queued again
     assert len(panel.rows) == 1
+
+
+def test_the_next_start_leaves_transcribed_files_alone_and_queues_changed_ones(qtbot, parts, tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copy(DATA / "espeak_weather.wav", inbox / "weather.wav")
+    shutil.copy(DATA / "espeak_meeting.wav", inbox / "meeting.wav")
+    settings = parts.settings_store.load().settings
+    settings.window.watch_folders = [str(inbox)]
+    parts.settings_store.save(settings)
+    parts = dataclasses.replace(parts, watch=WatchOptions(poll_ms=100, settle_s=0.3))
+    first = open_window(qtbot, parts)  # an earlier run of the app: both files are transcribed
+    qtbot.waitUntil(lambda: len(first.jobs_panel.rows) == 2 and first.controller.jobs.pending() == 0,
+                    timeout=300_000)
+    first.close()
+    shutil.copy(DATA / "espeak_morning.wav", inbox / "meeting.wav")  # replaced while Earshot was closed
+
+    window = open_window(qtbot, parts)
+
+    jobs = window.controller.jobs
+    qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.pending() == 0, timeout=300_000)
+    qtbot.wait(1500)  # several more polls: weather.wav, transcribed before, stays out
+    (job,) = jobs.jobs.values()
+    assert job.path == inbox / "meeting.wav" and job.transcript is not None
+    assert normalized(job.transcript.text) == normalized(CLIPS["espeak_morning.wav"]["text"])
