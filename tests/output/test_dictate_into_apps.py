@@ -45,8 +45,9 @@ class EarshotApp:
         self.env = env
         self.log = log
         self.hotkey = hotkey
-        self.process = subprocess.Popen([sys.executable, "-m", "app", *options, "--hotkey", hotkey], env=env,
-                                        stdout=log.open("wb"), stderr=subprocess.STDOUT)
+        with log.open("wb") as output:  # the child keeps its own copy of the descriptor
+            self.process = subprocess.Popen([sys.executable, "-m", "app", *options, "--hotkey", hotkey], env=env,
+                                            stdout=output, stderr=subprocess.STDOUT)
         wait_until(lambda: self.status() != "not running", f"Earshot to start (log: {log})", timeout=60)
 
     def command(self, name: str) -> subprocess.CompletedProcess[str]:

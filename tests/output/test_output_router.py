@@ -37,9 +37,10 @@ def run_router(display: str, mode: str, deltas: list[str | None]) -> subprocess.
 
 
 def stop(driver: subprocess.Popen[str]) -> None:
-    assert driver.stdin is not None
+    assert driver.stdin is not None and driver.stdout is not None
     driver.stdin.close()
     driver.wait(timeout=30)
+    driver.stdout.close()  # or a ResourceWarning (warnings are errors)
 
 
 def test_typing_mode_types_processed_text_into_the_focused_qt_window(x_display: str, qt_window: Receiver) -> None:
