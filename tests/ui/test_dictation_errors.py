@@ -66,15 +66,14 @@ class RecordingKeyboard:
         pass
 
 
-def test_words_committed_after_a_microphone_error_reach_window_history_and_typed_output(qtbot, parts) -> None:
-    clip = "espeak_morning.wav"  # "Good morning everyone. Today we will review the budget ..."
-    audio = read_wav(DATA / clip)
-    unplug_s = 4.0  # inside the second sentence: its words are committed only after the error
-    parts = dataclasses.replace(
-        parts, dictation_factory=lambda request, emit: LiveSession(request, emit, UnpluggedMicrophone(audio, unplug_s))
-    )
-    window = MainWindow(AppController(parts))  # not shown: another app has the focus, so the
-    qtbot.addWidget(window)  # router types (it never types into Earshot's own window)
+def window_typing_into_a_recording_keyboard(  # type: ignore[no-untyped-def]
+    qtbot, parts: AppParts
+) -> tuple[MainWindow, RecordingKeyboard, OutputRouter]:
+    """The window with its model loaded, not shown: another app has the focus, so the router
+    types what is committed (it never types into Earshot's own window) into the keyboard; the
+    router is returned to wait until it is idle."""
+    window = MainWindow(AppController(parts))
+    qtbot.addWidget(window)
     window.controller.start()
     wait_model_ready(qtbot, window)
     keyboard = RecordingKeyboard()
@@ -82,6 +81,17 @@ def test_words_committed_after_a_microphone_error_reach_window_history_and_typed
                           worker_factory=lambda on_error: OutputWorker(on_error, lambda: keyboard))
     DesktopIntegration(window.controller.dictation, DesktopOptions(OutputOptions(OutputMode.TYPE)), router=router)
     assert QGuiApplication.focusWindow() is None
+    return window, keyboard, router
+
+
+def test_words_committed_after_a_microphone_error_reach_window_history_and_typed_output(qtbot, parts) -> None:
+    clip = "espeak_morning.wav"  # "Good morning everyone. Today we will review the budget ..."
+    audio = read_wav(DATA / clip)
+    unplug_s = 4.0  # inside the second sentence: its words are committed only after the error
+    parts = dataclasses.replace(
+        parts, dictation_factory=lambda request, emit: LiveSession(request, emit, UnpluggedMicrophone(audio, unplug_s))
+    )
+    window, keyboard, router = window_typing_into_a_recording_keyboard(qtbot, parts)
     dictation = window.controller.dictation
     order: list[str] = []
     dictation.committed.connect(lambda text: order.append(f"text:{text}"))

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication, QTextCursor
-from test_dictation_errors import RecordingKeyboard
+from PySide6.QtGui import QTextCursor
+from test_dictation_errors import window_typing_into_a_recording_keyboard
 from test_dictation_window import dictate
 
-from app.controller.app_controller import AppController
-from app.controller.desktop_integration import DesktopIntegration, DesktopOptions
-from app.controller.output_router import OutputOptions, OutputRouter
 from app.controller.states import RecordState
-from app.dictation.output import OutputMode, OutputWorker
 from app.ui.main_window import MainWindow
 
 COMMANDS = DATA / "espeak_commands.wav"  # "Please call me on Monday, period. New line. See you then."
@@ -33,15 +29,7 @@ def wait_idle(qtbot, window: MainWindow) -> None:
 
 
 def test_the_window_the_history_and_the_focused_app_get_one_post_processed_text(qtbot, parts) -> None:
-    window = MainWindow(AppController(parts))  # not shown: another app has the focus, so the router types
-    qtbot.addWidget(window)
-    window.controller.start()
-    wait_model_ready(qtbot, window)
-    keyboard = RecordingKeyboard()
-    router = OutputRouter(OutputOptions(OutputMode.TYPE),
-                          worker_factory=lambda on_error: OutputWorker(on_error, lambda: keyboard))
-    DesktopIntegration(window.controller.dictation, DesktopOptions(OutputOptions(OutputMode.TYPE)), router=router)
-    assert QGuiApplication.focusWindow() is None
+    window, keyboard, router = window_typing_into_a_recording_keyboard(qtbot, parts)
 
     dictate(qtbot, window, COMMANDS)
     wait_idle(qtbot, window)
