@@ -103,7 +103,7 @@ class ModelCatalog:
 
     def precision_support(self, provider: str | None) -> dict[Precision, str | None]:
         reason = "8-bit dynamic quantization runs on the CPU provider only"
-        cpu_only = {Precision.INT8: reason, Precision.INT8_ACCURATE: reason}
+        cpu_only = {Precision.INT8: reason, Precision.INT8_ACCURATE: reason, Precision.INT8_SMALL: reason}
         no_4bit = {Precision.INT4: "4-bit runs on CPU and CUDA only"}
         unsupported: dict[Precision, str] = {
             "cpu": {},

@@ -20,6 +20,9 @@ from app.engine.types import Precision
 # scores (base: 9 of 10 clips identical to fp32 against int8's 8) with the same WER, but it is
 # slower (tiny.en greedy 2 %, beam 5 12 %) and holds the fp16 embedding table too (tiny.en peak
 # RSS 283 against 266 MB; faster-whisper int8 271-290 MB): the choice for fp32's text, not the default.
+# int8-small (int8 with a 4-bit vocabulary table, 10.6 MB less xz'd, the bundle's lever) costs 0.4 WER
+# points at beam 5 on the shared + espeak clips (2.80 -> 3.20 %) and 1.4 on the robustness classes
+# (8.13 -> 9.49; bench/vocab_formats.py), past the 0.2-point budget for a default.
 
 
 AUTO_CPU_PRECISION = Precision.INT8

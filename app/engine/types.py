@@ -37,12 +37,13 @@ class Precision(enum.Enum):
     FP16 = "fp16"
     INT8 = "int8"
     INT8_ACCURATE = "int8-accurate"
+    INT8_SMALL = "int8-small"
     INT4 = "int4"
 
     @property
     def quantized(self) -> bool:
         """Graphs derived from the fp32 ones by weight quantization (see convert/quantize.py)."""
-        return self in (Precision.INT8, Precision.INT8_ACCURATE, Precision.INT4)
+        return self in (Precision.INT8, Precision.INT8_ACCURATE, Precision.INT8_SMALL, Precision.INT4)
 
 
 class DecodeOptionsError(ValueError):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 SETTINGS_VERSION = 4  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders
 
-PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int4")
+PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int8-small", "int4")
 """Precision choices offered to the user, in menu order."""
 TASKS: tuple[str, ...] = ("transcribe", "translate")
 THEMES: tuple[str, ...] = ("system", "light", "dark")

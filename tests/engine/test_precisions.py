@@ -13,7 +13,7 @@ from app.engine.types import DecodeOptions, Precision
 from app.engine.wer import word_error_rate
 
 CACHE_DTYPE = {Precision.FP32: np.float32, Precision.FP16: np.float16, Precision.INT8: np.float32,
-               Precision.INT8_ACCURATE: np.float32, Precision.INT4: np.float32}
+               Precision.INT8_ACCURATE: np.float32, Precision.INT8_SMALL: np.float32, Precision.INT4: np.float32}
 
 
 @pytest.mark.parametrize("precision", [p for p in Precision if p is not Precision.AUTO], ids=lambda p: p.value)

@@ -6,7 +6,8 @@ cost 3 WER points on tiny.en (5 of 10 clips token-identical to fp32); per-row sc
 WER of fp32 and 9 of 10 clips identical (bench/compare.py).
 Decoder (bandwidth-bound: one row per step): MatMulNBits, blocks of 32, accuracy_level 4 (int8
 compute): 8-bit for `int8` (near-exact), 4-bit for `int4` (fastest, less accurate).
-At 8 bits the token embedding reads the vocabulary projection's blocks (`share_embedding`).
+At 8 bits the token embedding reads the vocabulary projection's blocks (`share_embedding`);
+`int8-small` then re-quantizes that one shared table in 4-bit cells (`vocab_table.py`).
 `int8-accurate` keeps the fp16 embedding table instead and rescores each step's leading
 candidates against it (`rescore_top_logits`): the word choice is made on exact logits.
 """
@@ -17,10 +18,12 @@ import logging
 
 import numpy as np
 import onnx
+from numpy.typing import NDArray
 from onnx import helper, numpy_helper
 
 from app.engine.convert.int8_kernels import signed_weights_exact
 from app.engine.convert.row_quant import quantize_rows
+from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabulary
 from app.engine.types import Precision
 
 # The second conv of the stem stays fp32 (as a MatMul over explicit windows, see encoder_graph):
@@ -28,6 +31,9 @@ from app.engine.types import Precision
 # 5.63 %), and saved 3 of the stem's 6 ms per window. The first conv in int8 changed no token
 # on the espeak or the shared English clips.
 ENCODER_FLOAT_WEIGHTS = frozenset({"conv2.weight_t"})
+
+SMALL_VOCABULARY = VocabularyFormat(code_bits=4, storage_bits=4, block=32)
+"""`int8-small`'s vocabulary table (bench/vocab_formats.py, README "Installers")."""
 
 
 def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
@@ -108,13 +114,23 @@ def rescore_top_logits(decoder: onnx.ModelProto, k: int = RESCORED_CANDIDATES) -
     return decoder
 
 
+def _vocabulary_table(decoder: onnx.ModelProto) -> NDArray[np.float32]:
+    """The fp32 decoder's projection weight ([state, vocab]) as the table [vocab, state] float32."""
+    weight = next(t for t in decoder.graph.initializer if t.name == "decoder.projection_t")
+    return np.ascontiguousarray(numpy_helper.to_array(weight).T, dtype=np.float32)
+
+
 def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto,
                   precision: Precision) -> tuple[onnx.ModelProto, onnx.ModelProto]:
-    """(encoder, decoder) fp32 graphs -> their `precision` (INT8, INT8_ACCURATE or INT4) versions."""
+    """(encoder, decoder) fp32 graphs -> their `precision` (INT8, INT8_ACCURATE, INT8_SMALL or INT4)
+    versions. INT8_SMALL is INT8 with the shared vocabulary table at `SMALL_VOCABULARY`."""
     bits = 4 if precision is Precision.INT4 else 8
+    table = _vocabulary_table(decoder) if precision is Precision.INT8_SMALL else None
     decoder = _matmul_nbits(decoder, bits)
-    if precision is Precision.INT8:
+    if precision in (Precision.INT8, Precision.INT8_SMALL):
         decoder = share_embedding(decoder)
+    if table is not None:
+        decoder = requantize_vocabulary(decoder, table, SMALL_VOCABULARY)
     elif precision is Precision.INT8_ACCURATE:
         decoder = rescore_top_logits(decoder)
     return quantize_rows(encoder, signed_weights_exact(), keep_float=ENCODER_FLOAT_WEIGHTS), decoder

@@ -10,8 +10,12 @@ one table (both readers keep reading the same initializer) at a `VocabularyForma
   8): half the bytes on disk and in memory, and half the bandwidth of the projection per step.
 - `storage_bits` 8 with `code_bits` < 8: the same 8-bit kernels and file size, but only
   2 ** code_bits distinct codes per block, so the table's entropy, which is what xz stores
-  (xz already packs the 8-bit codes to their order-0 entropy), falls by about 8 - code_bits bits
-  per weight... less the bits the 8-bit codes never used.
+  (xz already packs the 8-bit codes to their order-0 entropy: 6.9 bits per weight), falls.
+
+Measured (bench/vocab_formats.py, bench/results/vocab-formats.md): 4-bit cells in blocks of 32
+take the model from 35.93 to 25.28 MB xz'd (blocks of 64: 23.65, 128: 22.26, both with clearly
+more words wrong); 6- and 5-bit codes in 8-bit cells 31.00 and 28.33 MB, no more accurate than
+4-bit cells. `int8-small` uses 4-bit cells in blocks of 32.
 
 Scales are per block of `block` weights along the state axis, chosen per block (from a small grid
 around absmax / qmax) for the least squared error, and rounded to fp16 so the bundle stores them
