@@ -16,6 +16,7 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Generator
 from typing import IO, Any
@@ -56,6 +57,25 @@ def _tool(name: str, path: str | os.PathLike[str]) -> str:
     return found
 
 
+def system_program_env() -> dict[str, str] | None:
+    """The environment for a program of the user's system (None: this process's, unchanged).
+
+    A frozen app's bootloader puts its own library folder first on LD_LIBRARY_PATH (keeping the
+    user's value in LD_LIBRARY_PATH_ORIG) and children inherit it: the bundle's libz, freetype,
+    fontconfig... (copied from the build host) would then shadow the libraries the system's
+    ffmpeg was built against. The user's own LD_LIBRARY_PATH, if any, is given back.
+    """
+    if not getattr(sys, "frozen", False) and "LD_LIBRARY_PATH_ORIG" not in os.environ:
+        return None
+    env = dict(os.environ)
+    original = env.pop("LD_LIBRARY_PATH_ORIG", None)
+    if original is None:
+        env.pop("LD_LIBRARY_PATH", None)
+    else:
+        env["LD_LIBRARY_PATH"] = original
+    return env
+
+
 def _input_args(path: str | os.PathLike[str]) -> list[str]:
     """`-i file:/abs/path`: the file protocol, so a name like `http:x` or `-x` stays a file name."""
     raw = _RAW_INPUT if is_raw_pcm(path) else []
@@ -67,10 +87,12 @@ def _probe(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     container (`format`); None when FFmpeg cannot open the file as media."""
     command = [_tool("ffprobe", path), "-v", "error", "-select_streams", "a:0",
                "-show_entries", "stream=duration:format=duration", "-of", "json", *_input_args(path)]
-    result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
+    result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, env=system_program_env(),
                             timeout=PROBE_TIMEOUT_S, check=False)
     if result.returncode != 0:
-        _log.debug("ffprobe could not open %s: %s", os.fspath(path), result.stderr.decode("utf-8", "replace"))
+        errors = result.stderr.decode("utf-8", "replace")
+        _log.debug("ffprobe could not open %s: %s", os.fspath(path), errors)
+        _raise_if_cannot_run(path, errors)
         return None
     info: dict[str, Any] = json.loads(result.stdout or b"{}")
     return info
@@ -109,7 +131,8 @@ def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[S
                "-map", "0:a:0", "-ac", "1", "-ar", str(sample_rate), "-rematrix_maxval", "1.0",
                "-f", "f32le", "pipe:1"]
     with tempfile.TemporaryFile() as errors:  # a file, not a pipe: ffmpeg never blocks on its stderr
-        with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors) as process:
+        with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                              env=system_program_env()) as process:
             assert process.stdout is not None
             try:
                 n_samples = yield from _read_blocks(process.stdout)
@@ -137,9 +160,17 @@ def _read_blocks(stdout: IO[bytes]) -> Generator[Samples, None, int]:
     return n_samples
 
 
+def _raise_if_cannot_run(path: str | os.PathLike[str], errors: str) -> None:
+    """A loader error (a library missing or broken) is the installation's fault, not the file's."""
+    for line in errors.splitlines():
+        if "error while loading shared libraries" in line:
+            raise AudioDecodeError(path, f"FFmpeg is installed but cannot run ({line.strip()}): reinstall ffmpeg")
+
+
 def _check_outcome(path: str | os.PathLike[str], decoded_s: float, returncode: int, problems: str) -> None:
     """Raise when nothing decoded; log a warning when ffmpeg reported errors but gave audio."""
     damaged = returncode != 0 or bool(problems)
+    _raise_if_cannot_run(path, problems)
     if decoded_s == 0:
         if problems:
             _log.info("ffmpeg on %s (exit %d): %s", os.fspath(path), returncode, problems)

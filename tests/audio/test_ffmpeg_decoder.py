@@ -173,6 +173,24 @@ def test_without_ffmpeg_the_message_says_install_it(
     assert probe_duration(media["mp3"]) is None
 
 
+def test_a_frozen_apps_library_folder_does_not_reach_the_system_ffmpeg(
+    media: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyInstaller's bootloader puts the bundle's folder first on LD_LIBRARY_PATH; a bundled library
+    named like one Debian's ffmpeg links (here a broken libz.so.1) must not be loaded by ffmpeg."""
+    bundle_libs = tmp_path / "_internal"
+    bundle_libs.mkdir()
+    (bundle_libs / "libz.so.1").write_bytes(b"not a library")
+    expected = len(decode_audio(media["flac"]))
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(bundle_libs))
+    assert len(decode_audio(media["flac"])) == expected
+    assert probe_duration(media["flac"]) == pytest.approx(expected / RATE, abs=0.05)
+    monkeypatch.setenv("LD_LIBRARY_PATH_ORIG", str(bundle_libs))  # the user's own value comes back...
+    assert ffmpeg_decoder.system_program_env()["LD_LIBRARY_PATH"] == str(bundle_libs)  # type: ignore[index]
+    _assert_clear_error(media["flac"], "ffmpeg is installed but cannot run", "libz.so.1")  # ...and says so
+
+
 def test_without_pyav_the_app_chooses_ffmpeg_and_transcribes(media: dict[str, Path], tmp_path: Path) -> None:
     """`import av` fails (as in the .deb): the CLI picks the ffmpeg backend and gives the text
     of the source WAV for an mp3 and the mp4's audio track."""
