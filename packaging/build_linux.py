@@ -29,6 +29,12 @@ OPTIONAL_PACKAGES = {"libwayland-client0", "libwayland-cursor0"}
 # fontconfig-config, a font), ALSA's alsa.conf (libasound2-data), without which no sound device opens.
 CONFIG_DEPENDS = ["libfontconfig1", "libx11-6", "libasound2"]
 RECOMMENDS = ["pulseaudio | pipewire-pulse", "libasound2-plugins", "xdotool"]
+# The .deb leaves PyAV and its FFmpeg (62 MB on disk, ~23 MB compressed) out: app.audio then decodes
+# files with the distribution's `ffmpeg` command (app/audio/ffmpeg_decoder.py), a package of that
+# name on every Debian and Ubuntu release, whatever its FFmpeg version (PyAV 18 needs FFmpeg 7's
+# libraries; Debian 12 has 5.1). The .tar.xz keeps PyAV: it runs on any distribution as it is.
+DEB_DROPS_PYAV = ("_internal/av", "_internal/av.libs")
+DEB_FFMPEG_DEPENDS = ["ffmpeg"]
 DESCRIPTION = """Offline dictation and transcription with Whisper
  Speak and text appears, live and private: Whisper runs on this machine through
  onnxruntime, with no network. Audio and video files are transcribed to TXT, SRT,
@@ -152,8 +158,25 @@ def _link_tree(src: Path, dst: Path) -> None:
     shutil.copytree(src, dst, symlinks=True, copy_function=link)
 
 
+def drop_pyav(tree: Path) -> int:
+    """Remove PyAV (its package folder, its libraries and the links to them) from the .deb's copy
+    of the bundle; returns the bytes removed. The copy's files are hard links: the bundle and the
+    tarball keep PyAV. `check_links` on the copy then proves nothing else needed those libraries."""
+    removed = 0
+    for relative in DEB_DROPS_PYAV:
+        folder = tree / relative
+        if folder.is_dir():
+            removed += sum(p.lstat().st_size for p in folder.rglob("*") if not p.is_dir())
+            shutil.rmtree(folder)
+    for link in (tree / "_internal").iterdir():
+        if link.is_symlink() and os.readlink(link).startswith("av.libs/"):
+            link.unlink()
+    return removed
+
+
 def _control(version: str, root: Path, glibc: str, system_packages: set[str]) -> str:
-    depends = [f"libc6 (>= {glibc})", *sorted(system_packages - {"libc6"} - OPTIONAL_PACKAGES), *CONFIG_DEPENDS]
+    depends = [f"libc6 (>= {glibc})", *sorted(system_packages - {"libc6"} - OPTIONAL_PACKAGES), *CONFIG_DEPENDS,
+               *DEB_FFMPEG_DEPENDS]
     recommends = [*RECOMMENDS, *sorted(system_packages & OPTIONAL_PACKAGES)]
     fields = {
         "Package": "earshot",
@@ -176,6 +199,7 @@ def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> 
     root = work / f"earshot_{version}_amd64"
     shutil.rmtree(root, ignore_errors=True)
     _link_tree(bundle, root / "opt" / "earshot")
+    print(f"deb: PyAV left out ({drop_pyav(root / 'opt' / 'earshot') / 1e6:.1f} MB), Depends: ffmpeg instead")
     (root / "usr" / "bin").mkdir(parents=True)
     (root / "usr" / "bin" / "earshot").symlink_to("/opt/earshot/earshot")
     for src, dst in ((HERE / "linux" / "earshot.desktop", "usr/share/applications/earshot.desktop"),
@@ -185,7 +209,8 @@ def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> 
         shutil.copy2(src, root / dst)
         (root / dst).chmod(0o644)
     (root / "DEBIAN").mkdir()
-    control = _control(version, root, required_glibc(bundle), check_links(bundle))
+    tree = root / "opt" / "earshot"
+    control = _control(version, root, required_glibc(tree), check_links(tree))
     (root / "DEBIAN" / "control").write_text(control, encoding="utf-8")
     target = dist / f"earshot_{version}_amd64.deb"
     subprocess.run(["dpkg-deb", "--root-owner-group", "-Zxz", "-z9", "--build",

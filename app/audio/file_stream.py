@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,4 +26,10 @@ def open_file_stream(path: str | os.PathLike[str], chunk_s: float = CHUNK_S) -> 
     the first chunk is decoded now."""
     chunks = iter_audio_chunks(path, chunk_s)
     first = next(chunks)  # never StopIteration: a file without samples raises AudioDecodeError
-    return FileStream(itertools.chain([first], chunks), probe_duration(path))
+    return FileStream(_first_then_rest(first, chunks), probe_duration(path))
+
+
+def _first_then_rest(first: Samples, rest: Iterator[Samples]) -> Iterator[Samples]:
+    """`first`, then `rest`; closing this closes `rest` too (`yield from`), which stops the decoder."""
+    yield first
+    yield from rest

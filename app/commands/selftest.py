@@ -91,7 +91,7 @@ class ModelCheck:
         return _ok(f"{entry.name} {precision.value} from {where}, loaded in {self.engine.load_s:.2f} s")
 
     def transcribe(self) -> CheckResult:
-        from app.audio.file_decoder import decode_audio
+        from app.audio.file_decoder import BACKEND, decode_audio
         from app.engine.types import DecodeOptions
         from app.engine.wer import word_error_rate
 
@@ -106,7 +106,8 @@ class ModelCheck:
         audio_s = len(audio) / 16000
         wer = word_error_rate([expected], [text])
         detail = (f'heard "{text}" in {seconds:.2f} s for {audio_s:.1f} s of audio '
-                  f"({seconds / audio_s:.2f}x real time); expected \"{expected}\", WER {wer:.0f} %")
+                  f"({seconds / audio_s:.2f}x real time); expected \"{expected}\", WER {wer:.0f} %; "
+                  f"file audio decoded by {BACKEND}")
         return _ok(detail) if wer <= MAX_WER_PERCENT else _fail(detail)
 
 

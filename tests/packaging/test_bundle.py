@@ -1,11 +1,13 @@
 """The Linux installers, built and used the way a user gets them: `python packaging/build.py`
 builds the frozen one-folder app, the .tar.xz and the .deb (once per test session, into a temporary
 folder); the frozen `earshot --self-test` must transcribe the shipped clip with the pre-converted
-model (no conversion, no network); the .deb is installed with dpkg, run from PATH, and removed.
+model (no conversion, no network); the .deb is installed with apt (which brings its `ffmpeg`
+dependency), run from PATH, and removed.
 
 The frozen app also transcribes every encoding of the file-format tests (tests/audio) and
 replays a dictation, so a pruned bundle that lost a codec, a Qt plugin or an onnxruntime module
-fails here rather than on a user's machine.
+fails here rather than on a user's machine. The installed .deb does both too: it carries no PyAV
+and decodes files with the system's ffmpeg command.
 
 Set EARSHOT_TEST_DIST to a dist/ folder that `packaging/build.py` filled earlier in the same run
 to test those artifacts instead of building again.
@@ -88,6 +90,7 @@ def test_frozen_self_test_uses_the_shipped_model(dist: Path, tmp_path: Path) -> 
     output = _self_test([str(dist / "earshot" / "earshot")], env)
     assert f"shipped pre-converted graphs in {dist / 'earshot' / '_internal' / 'models'}" in output
     assert "platform offscreen" in output
+    assert "file audio decoded by PyAV" in output  # the bundle and the tarball keep PyAV
     _assert_first_start_converted_nothing(env)
 
 
@@ -130,12 +133,16 @@ def _frozen_texts(exe: str, env: dict[str, str], files: list[Path], out: Path) -
 def test_frozen_app_transcribes_every_format_of_the_file_format_tests(dist: Path, tmp_path: Path) -> None:
     """Each container/codec/rate/layout of tests/audio (and the mp4 video's audio track) decodes in the
     frozen app and gives the text of the original WAV (8 kHz: nearly, as in the file-format tests)."""
+    _assert_every_format_gives_the_same_text(str(dist / "earshot" / "earshot"), _user_env(tmp_path), tmp_path)
+
+
+def _assert_every_format_gives_the_same_text(exe: str, env: dict[str, str], tmp_path: Path) -> None:
     clip = read_wav_mono(SOURCE_CLIP)
     media = tmp_path / "media"
     media.mkdir()
     files = [write_audio(media / f"clip_{name}{enc.suffix}", clip, enc) for name, enc in ENCODINGS.items()]
     files += [write_video(media / "clip_video.mp4", clip), SOURCE_CLIP]
-    texts = _frozen_texts(str(dist / "earshot" / "earshot"), _user_env(tmp_path), files, tmp_path / "out")
+    texts = _frozen_texts(exe, env, files, tmp_path / "out")
     reference = texts.pop(SOURCE_CLIP.stem)
     assert "good morning" in reference, reference
     assert word_error_rate([reference], [texts.pop("clip_wav_8k")]) <= 25.0
@@ -145,9 +152,12 @@ def test_frozen_app_transcribes_every_format_of_the_file_format_tests(dist: Path
 
 def test_frozen_app_replays_a_dictation(dist: Path, tmp_path: Path) -> None:
     """`earshot dictate --input FILE --json`: the live path (VAD, streaming policy, worker thread)."""
+    _assert_dictation_replays(str(dist / "earshot" / "earshot"), _user_env(tmp_path))
+
+
+def _assert_dictation_replays(exe: str, env: dict[str, str]) -> None:
     clip = next(c for c in espeak_clips() if c["file"] == "espeak_laptop.wav")
-    result = subprocess.run([str(dist / "earshot" / "earshot"), "dictate", "--json", "--input",
-                             str(DATA_DIR / clip["file"])], env=_user_env(tmp_path),
+    result = subprocess.run([exe, "dictate", "--json", "--input", str(DATA_DIR / clip["file"])], env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
@@ -178,12 +188,20 @@ def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
 
 
 def test_deb_installs_runs_from_path_and_removes(dist: Path, tmp_path: Path) -> None:
+    """Installed as the README says (apt, which fetches Depends: ffmpeg where it is missing), the .deb
+    has no PyAV, and its `earshot` decodes every format of the file-format tests and a dictation
+    replay through the ffmpeg command."""
     if os.geteuid() != 0:
-        pytest.skip("dpkg -i needs root; CI runs as root")
+        pytest.skip("installing a .deb needs root; CI runs as root")
     deb = dist / f"earshot_{VERSION}_amd64.deb"
-    installed = subprocess.run(["dpkg", "-i", str(deb)], capture_output=True, text=True, timeout=300)
+    fields = subprocess.run(["dpkg-deb", "--field", str(deb), "Depends"], capture_output=True, text=True, check=True)
+    assert "ffmpeg" in [name.strip() for name in fields.stdout.split(",")], fields.stdout
+    installed = subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", str(deb)],
+                               capture_output=True, text=True, timeout=900,
+                               env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
     assert installed.returncode == 0, installed.stdout + installed.stderr
     try:
+        assert not Path("/opt/earshot/_internal/av").exists() and not Path("/opt/earshot/_internal/av.libs").exists()
         assert Path("/usr/bin/earshot").resolve() == Path("/opt/earshot/earshot")
         desktop = Path("/usr/share/applications/earshot.desktop").read_text(encoding="utf-8")
         assert "Exec=earshot" in desktop and "Icon=earshot" in desktop
@@ -191,7 +209,10 @@ def test_deb_installs_runs_from_path_and_removes(dist: Path, tmp_path: Path) -> 
         env = _user_env(tmp_path, PATH="/usr/bin:/bin")
         output = _self_test(["earshot"], env)
         assert "shipped pre-converted graphs in /opt/earshot/_internal/models" in output
+        assert "file audio decoded by ffmpeg" in output
         _assert_first_start_converted_nothing(env)
+        _assert_every_format_gives_the_same_text("earshot", env, tmp_path)
+        _assert_dictation_replays("earshot", env)
     finally:
         removed = subprocess.run(["dpkg", "-r", "earshot"], capture_output=True, text=True, timeout=300)
     assert removed.returncode == 0, removed.stdout + removed.stderr
