@@ -113,6 +113,14 @@ def slim(bundle: Path) -> None:
     for data in bundle.glob("_internal/PySide6/Qt/lib/libicudata.so.*"):
         if data.is_file() and not data.is_symlink():
             print(f"slim: ICU data ({data.name}) slimmed by {slim_icu_data(data) / 1e6:.1f} MB")
+    slim_numpy_blas(bundle)
+
+
+def slim_numpy_blas(bundle: Path) -> None:
+    """NumPy's OpenBLAS and its Fortran runtime -> an 80 KB BLAS of the same name (blas_shim.py)."""
+    from blas_shim import replace_openblas
+
+    print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, _elf_files(bundle)) / 1e6:.1f} MB saved")
 
 
 def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
