@@ -111,6 +111,19 @@ def test_shim_is_small_defines_what_numpy_imports_and_the_fortran_runtime_is_gon
     assert not [p.name for p in (shimmed / "numpy.libs").iterdir() if p.name.startswith(FORTRAN_RUNTIME)]
 
 
+def test_the_apps_one_thread_request_finds_the_shim(shimmed: Path) -> None:
+    """app/engine/blas_threads.py sets OpenBLAS to one thread by name; the shim answers it (and
+    always runs on the caller's thread)."""
+    script = ("import ctypes, sys\n"
+              "from app.engine.blas_threads import _openblas_libraries, limit_numpy_blas_threads\n"
+              "assert str(_openblas_libraries()[0]).startswith(sys.argv[1])\n"
+              "assert limit_numpy_blas_threads(1)\n"
+              "print(ctypes.CDLL(str(_openblas_libraries()[0])).scipy_openblas_get_num_threads64_())\n")
+    result = _run(shimmed, "-c", script, str(shimmed), extra_path=str(REPO_ROOT))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "1"
+
+
 def test_products_are_those_of_the_real_openblas(shimmed: Path, tmp_path: Path) -> None:
     script = tmp_path / "products.py"
     script.write_text(PRODUCTS, encoding="utf-8")
