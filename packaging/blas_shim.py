@@ -53,7 +53,7 @@ def _replace(library: Path, users: list[Path]) -> None:
         shim.replace(library)
 
 
-def _drop_unneeded(bundle: Path, elf_files: list[Path], prefixes: tuple[str, ...]) -> int:
+def drop_unneeded(bundle: Path, elf_files: list[Path], prefixes: tuple[str, ...]) -> int:
     """Delete the files named `prefixes*` that no other bundled binary links, and the links PyInstaller
     made to them (`_internal/libgfortran-*.so.5 -> numpy.libs/...`); returns the bytes freed."""
     freed, dropped = 0, True
@@ -64,7 +64,7 @@ def _drop_unneeded(bundle: Path, elf_files: list[Path], prefixes: tuple[str, ...
         for path in orphans:
             freed += path.stat().st_size
             path.unlink()
-            print(f"blas shim: dropped {path.name} (only OpenBLAS linked it)")
+            print(f"slim: dropped {path.name} (nothing left links it)")
         dropped = bool(orphans)
     for link in bundle.rglob("*"):
         if link.is_symlink() and not link.exists() and link.name.startswith(prefixes):
@@ -81,4 +81,4 @@ def replace_openblas(bundle: Path, elf_files: list[Path]) -> int:
         _replace(library, [p for p in elf_files if library.name in elf_needed(str(p))])
         saved += before - library.stat().st_size
         print(f"blas shim: {library.relative_to(bundle)} {before / 1e6:.1f} MB -> {library.stat().st_size} bytes")
-    return saved + _drop_unneeded(bundle, elf_files, FORTRAN_RUNTIME) if saved else 0
+    return saved + drop_unneeded(bundle, elf_files, FORTRAN_RUNTIME) if saved else 0
