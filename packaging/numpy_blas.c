@@ -27,6 +27,7 @@ enum { ROW_MAJOR = 101, COL_MAJOR = 102, NO_TRANS = 111, TRANS = 112, CONJ_TRANS
 #define MR 6      /* rows of C per register block */
 #define KB 256    /* depth of one packed panel of B */
 #define NB 1024   /* columns of one packed block of B (KB x NB x 8 bytes = 2 MB at most: L3) */
+#define SB 256    /* rows of C per step of syrk */
 #define MB 96     /* rows of one packed block of A (MB x KB x 8 bytes = 192 KB at most: L2) */
 
 /* The element of a strided vector, with BLAS's rule for negative increments (start at the far end). */
@@ -172,20 +173,24 @@ EXPORT void scipy_cblas_##P##gemv64_(int order, int trans, blasint m, blasint n,
     free(xs);                                                                                                  \
     free(t);                                                                                                   \
 }                                                                                                              \
-/* C = alpha * op(A) op(A)^T + beta * C, only the `uplo` triangle of the n x n C. */                          \
+/* C = alpha * op(A) op(A)^T + beta * C, only the `uplo` triangle of the n x n C; computed SB full rows  \
+   at a time (a SB x n scratch, not n x n). */                                                               \
 EXPORT void scipy_cblas_##P##syrk64_(int order, int uplo, int trans, blasint n, blasint k, T alpha,           \
                                      const T *a, blasint lda, T beta, T *c, blasint ldc) {                    \
     if (n <= 0) return;                                                                                        \
     int upper = uplo == UPPER, tr = transposed(trans);                                                         \
     if (order == COL_MAJOR) { upper = !upper; tr = !tr; } /* the same memory read as row-major C^T, A^T */   \
-    T *full = scratch(sizeof(T) * n * n);                                                                      \
-    P##gemm_rm(tr, !tr, n, n, k, 1, a, lda, a, lda, 0, full, n);                                               \
-    for (blasint i = 0; i < n; i++)                                                                            \
-        for (blasint j = upper ? i : 0; j < (upper ? n : i + 1); j++) {                                        \
-            T old = beta == 0 ? 0 : beta * c[i * ldc + j];                                                     \
-            c[i * ldc + j] = old + alpha * full[i * n + j];                                                    \
-        }                                                                                                      \
-    free(full);                                                                                                \
+    T *rows = scratch(sizeof(T) * SB * n);                                                                     \
+    for (blasint i0 = 0; i0 < n; i0 += SB) {                                                                   \
+        blasint rb = MIN(SB, n - i0);                                                                          \
+        P##gemm_rm(tr, !tr, rb, n, k, 1, tr ? a + i0 : a + i0 * lda, lda, a, lda, 0, rows, n);                 \
+        for (blasint i = i0; i < i0 + rb; i++)                                                                 \
+            for (blasint j = upper ? i : 0; j < (upper ? n : i + 1); j++) {                                    \
+                T old = beta == 0 ? 0 : beta * c[i * ldc + j];                                                 \
+                c[i * ldc + j] = old + alpha * rows[(i - i0) * n + j];                                         \
+            }                                                                                                  \
+    }                                                                                                          \
+    free(rows);                                                                                                \
 }
 
 REAL_GEMM(float, s, 8)
@@ -285,15 +290,19 @@ EXPORT void scipy_cblas_##P##syrk64_(int order, int uplo, int trans, blasint n, 
     if (n <= 0) return;                                                                                        \
     int upper = uplo == UPPER, tr = transposed(trans);                                                         \
     if (order == COL_MAJOR) { upper = !upper; tr = !tr; }                                                      \
-    P##cx *full = scratch(sizeof(P##cx) * n * n), *cs = c;                                                     \
-    P##gemm_rm(tr ? TRANS : NO_TRANS, tr ? NO_TRANS : TRANS, n, n, k, *(const P##cx *)alpha, a, lda, a, lda,   \
-               (P##cx){0, 0}, full, n);                                                                        \
-    for (blasint i = 0; i < n; i++)                                                                            \
-        for (blasint j = upper ? i : 0; j < (upper ? n : i + 1); j++) {                                        \
-            P##cx old = P##beta_times(*(const P##cx *)beta, cs[i * ldc + j]);                                  \
-            cs[i * ldc + j] = (P##cx){old.re + full[i * n + j].re, old.im + full[i * n + j].im};               \
-        }                                                                                                      \
-    free(full);                                                                                                \
+    const P##cx *as = a;                                                                                       \
+    P##cx *rows = scratch(sizeof(P##cx) * SB * n), *cs = c;                                                    \
+    for (blasint i0 = 0; i0 < n; i0 += SB) {                                                                   \
+        blasint rb = MIN(SB, n - i0);                                                                          \
+        P##gemm_rm(tr ? TRANS : NO_TRANS, tr ? NO_TRANS : TRANS, rb, n, k, *(const P##cx *)alpha,             \
+                   tr ? as + i0 : as + i0 * lda, lda, as, lda, (P##cx){0, 0}, rows, n);                        \
+        for (blasint i = i0; i < i0 + rb; i++)                                                                 \
+            for (blasint j = upper ? i : 0; j < (upper ? n : i + 1); j++) {                                    \
+                P##cx old = P##beta_times(*(const P##cx *)beta, cs[i * ldc + j]), add = rows[(i - i0) * n + j]; \
+                cs[i * ldc + j] = (P##cx){old.re + add.re, old.im + add.im};                                   \
+            }                                                                                                  \
+    }                                                                                                          \
+    free(rows);                                                                                                \
 }
 
 COMPLEX_BLAS(float, c)
