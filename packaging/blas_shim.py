@@ -1,6 +1,6 @@
 """Replace NumPy's OpenBLAS in the bundle (numpy.libs/libscipy_openblas64_-<hash>.so, 25.4 MB, and the
 Fortran runtime only it links: libgfortran 2.8 MB, libquadmath 0.25 MB) by packaging/numpy_blas.c:
-an 80 KB library of the same name that defines every symbol NumPy imports from it.
+an 88 KB library of the same name that defines every symbol NumPy imports from it.
 
 NumPy uses BLAS for matmul/dot/vdot/inner on contiguous float and complex arrays (22 CBLAS functions:
 gemm, gemv, syrk, axpy, dot); numpy_blas.c computes them (one thread; its float gemm runs the app's mel

@@ -118,7 +118,7 @@ def slim(bundle: Path) -> None:
 
 
 def slim_numpy_blas(bundle: Path) -> None:
-    """NumPy's OpenBLAS and its Fortran runtime -> an 80 KB BLAS of the same name (blas_shim.py)."""
+    """NumPy's OpenBLAS and its Fortran runtime -> an 88 KB BLAS of the same name (blas_shim.py)."""
     from blas_shim import replace_openblas
 
     print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, _elf_files(bundle)) / 1e6:.1f} MB saved")

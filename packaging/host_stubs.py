@@ -1,5 +1,5 @@
-"""Replace two host libraries the bundle copies for features Earshot never uses by stubs whose every
-function reports failure, and drop the libraries only those two needed (3.3 MB on disk, ~1.1 MB xz):
+"""Replace three host libraries the bundle copies for features Earshot never uses by stubs whose every
+function reports failure (or "nothing"), and drop the libraries only they needed (5.8 MB on disk):
 
 - libdb-5.3.so (1.8 MB): PortAudio links libjack, and libjack links Berkeley DB for JACK's metadata
   API (jack_set_property & co.), which PortAudio never calls. JACK audio itself keeps working.
@@ -7,6 +7,10 @@ function reports failure, and drop the libraries only those two needed (3.3 MB o
 - libgssapi_krb5.so.2 (0.34 MB) and, through it, Kerberos (libkrb5, libk5crypto, libkrb5support,
   libcom_err, libkeyutils: 1.2 MB): Qt Network links GSSAPI for HTTP "Negotiate" logins; Earshot uses
   Qt Network for its local control socket only (QLocalServer). Every gss_* call returns GSS_S_FAILURE.
+- libsystemd.so.0 (0.84 MB) and what only it links (libgcrypt, libgpg-error, liblz4, libcap: 1.7 MB):
+  libdbus (Qt's D-Bus) calls sd_listen_fds/sd_is_socket only, for sockets systemd hands to a D-Bus
+  *server* it starts (socket activation). The stubs return 0: "no sockets were passed", which is
+  what a client app always gets.
 
 The stubs carry the symbol versions their users were linked against (encoder_stubs.version_script).
 tests/packaging/test_host_stubs.py loads PortAudio and Qt Network over the stubs.
@@ -22,10 +26,11 @@ from prune_bundle import elf_needed
 
 GSS_S_FAILURE = 13 << 16  # GSSAPI major status "unspecified failure" (RFC 2744)
 # library file name -> what its functions return (pointer-returning ones return NULL, see POINTERS)
-FAILING_LIBRARIES = {"libdb-5.3.so": -1, "libgssapi_krb5.so.2": GSS_S_FAILURE}
+FAILING_LIBRARIES = {"libdb-5.3.so": -1, "libgssapi_krb5.so.2": GSS_S_FAILURE, "libsystemd.so.0": 0}
 POINTERS = frozenset({"db_strerror"})
 # What only the stubbed libraries linked: dropped once nothing else in the bundle links them.
-ORPHANS = ("libkrb5.so", "libk5crypto.so", "libkrb5support.so", "libcom_err.so", "libkeyutils.so")
+ORPHANS = ("libkrb5.so", "libk5crypto.so", "libkrb5support.so", "libcom_err.so", "libkeyutils.so",
+           "libgcrypt.so", "libgpg-error.so", "liblz4.so", "libcap.so")
 _FUNCTION_TYPES = set("TtWi")
 
 

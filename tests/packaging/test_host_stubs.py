@@ -1,8 +1,9 @@
 """The failing stubs of packaging/host_stubs.py on copies of this machine's libraries, as the bundle
-takes them: Berkeley DB under libjack and GSSAPI under Qt Network become small stubs, Kerberos goes,
-and, in new processes that load them first (LD_LIBRARY_PATH), PortAudio still initializes and lists
-its host APIs (JACK's metadata call fails cleanly instead of crashing) and Qt Network's local socket,
-the app's control channel (`earshot toggle`), carries a message."""
+takes them: Berkeley DB under libjack, GSSAPI under Qt Network and libsystemd under libdbus become
+small stubs, Kerberos and libgcrypt go, and, in new processes that load them first (LD_LIBRARY_PATH),
+PortAudio still initializes and lists its host APIs (JACK's metadata call fails cleanly instead of
+crashing), Qt Network's local socket, the app's control channel (`earshot toggle`), carries a
+message, and libdbus initializes (systemd passed it no sockets, as always for a client)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ from host_stubs import FAILING_LIBRARIES, ORPHANS, stub_host_libraries
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF stubs are built on Linux")
 HOST_LIBS = Path("/usr/lib/x86_64-linux-gnu")
 COPIED = ("libportaudio.so.2", "libjack.so.0", "libdb-5.3.so", "libgssapi_krb5.so.2", "libkrb5.so.3",
-          "libk5crypto.so.3", "libkrb5support.so.0", "libcom_err.so.2", "libkeyutils.so.1")
+          "libk5crypto.so.3", "libkrb5support.so.0", "libcom_err.so.2", "libkeyutils.so.1", "libdbus-1.so.3",
+          "libsystemd.so.0", "libgcrypt.so.20", "libgpg-error.so.0", "liblz4.so.1", "libcap.so.2",
+          "liblzma.so.5", "libzstd.so.1")
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,7 @@ def stubbed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in COPIED:
         shutil.copy2((HOST_LIBS / name).resolve(), folder / name)
     shutil.copy2(Path(PySide6.__file__).parent / "Qt" / "lib" / "libQt6Network.so.6", folder / "libQt6Network.so.6")
-    assert stub_host_libraries(folder, _elf_files(folder)) > 3_000_000  # libdb 1.8 MB, Kerberos 1.5
+    assert stub_host_libraries(folder, _elf_files(folder)) > 5_000_000  # libdb 1.8 MB, Kerberos 1.5, systemd 2.5
     return folder
 
 
@@ -54,6 +57,7 @@ def test_stubs_are_small_define_what_their_users_import_and_kerberos_is_gone(stu
     network_imports = symbols(stubbed / "libQt6Network.so.6", "--undefined-only")
     gss = {name for name in network_imports if name.startswith(("gss_", "GSS_"))}
     assert len(gss) >= 9 and gss <= symbols(stubbed / "libgssapi_krb5.so.2", "--defined-only")
+    assert {"sd_listen_fds", "sd_is_socket"} <= symbols(stubbed / "libsystemd.so.0", "--defined-only")
     assert not [p.name for p in stubbed.iterdir() if p.name.startswith(ORPHANS)]
 
 
@@ -104,3 +108,20 @@ def test_qt_local_socket_works_over_the_stubbed_gssapi(stubbed: Path) -> None:
     result = _run(stubbed, QT_LOCAL_SOCKET)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["toggle", "stub gssapi loaded True kerberos loaded False"]
+
+
+DBUS = '''
+import ctypes, sys
+dbus = ctypes.CDLL(sys.argv[1] + "/libdbus-1.so.3")
+print("threads", dbus.dbus_threads_init_default())
+print("sockets passed", ctypes.CDLL(sys.argv[1] + "/libsystemd.so.0").sd_listen_fds(0))
+maps = open("/proc/self/maps").read()
+print("stub systemd loaded", sys.argv[1] + "/libsystemd.so.0" in maps, "libgcrypt loaded", "libgcrypt" in maps)
+'''
+
+
+def test_libdbus_initializes_over_the_stubbed_libsystemd(stubbed: Path) -> None:
+    result = _run(stubbed, DBUS)
+    assert result.returncode == 0, result.stderr
+    expected = ["threads 1", "sockets passed 0", "stub systemd loaded True libgcrypt loaded False"]
+    assert result.stdout.splitlines() == expected
