@@ -119,6 +119,22 @@ def slim(bundle: Path) -> None:
     for data in bundle.glob("_internal/PySide6/Qt/lib/libicudata.so.*"):
         if data.is_file() and not data.is_symlink():
             print(f"slim: ICU data ({data.name}) slimmed by {slim_icu_data(data) / 1e6:.1f} MB")
+    slim_numpy_blas(bundle)
+    slim_host_libraries(bundle)
+
+
+def slim_numpy_blas(bundle: Path) -> None:
+    """NumPy's OpenBLAS and its Fortran runtime -> an 88 KB BLAS of the same name (blas_shim.py)."""
+    from blas_shim import replace_openblas
+
+    print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, _elf_files(bundle)) / 1e6:.1f} MB saved")
+
+
+def slim_host_libraries(bundle: Path) -> None:
+    """Berkeley DB (under libjack) and GSSAPI (under Qt Network) -> failing stubs, Kerberos dropped."""
+    from host_stubs import stub_host_libraries
+
+    print(f"slim: host library stubs saved {stub_host_libraries(bundle, _elf_files(bundle)) / 1e6:.1f} MB")
 
 
 def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
