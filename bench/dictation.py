@@ -15,7 +15,10 @@ float32 beam 5 word timestamps on the session audio), end-of-utterance commit p5
 tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
 greedy decoding; normalised), `cased` = WER of live against offline text with case and
 punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
-utterances dropped (offline wrote words, live none), `lower_starts` words committed lower-case
+utterances dropped (offline wrote words, live none), `wer_joined` the live WER of the whole
+session's text against the joined references (as the peer's row is scored: per utterance, a
+word whose estimated time falls across a 0.35 s pause counts twice, once missing and once
+extra), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
 `word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
 `decode_ms` mean time per decode. `--word-times`
@@ -108,6 +111,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
         "first_tent_ms": "-" if args.fast else f"{run.summary.first_tentative_ms_p50 or 0:.0f}",
         "compute": round(run.summary.compute_ratio, 2), "overflows": run.summary.overflows,
         "wer_live": wer(refs, live), "wer_offline": wer(refs, offline),
+        "wer_joined": wer([" ".join(refs)], [live_j]),
         "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
         "dropped": dropped(offline, live),
         **sentence_shape_errors(run.text),

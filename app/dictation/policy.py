@@ -107,6 +107,7 @@ class StreamingPolicy:
         # set by `begin` until the utterance's first words are committed (sentence_shape.py)
         self._boundary: UtteranceBoundary | None = None
         self._decode_options = options.effective_decode()
+        self._final_options = options.final_decode()
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
@@ -128,11 +129,13 @@ class StreamingPolicy:
         self._prev_tail = []
         self._older_tails = []
 
-    def decode(self, end: int) -> PolicyUpdate:
-        """Re-decode [window_start, end) and apply LocalAgreement-n."""
+    def decode(self, end: int, final: bool = False) -> PolicyUpdate:
+        """Re-decode [window_start, end) and apply LocalAgreement-n. `final`: `end` is where the
+        VAD says speech ends, so `finish(end)` may commit this decode's words as they are: it
+        decodes with `PolicyOptions.final_beam_size`."""
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
-        hyp, k, tail, verdict, decode_s = self._hypothesis(end)
+        hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
         o = self.options
         n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, o.commit_rule, o.commit_margin_s,
                         o.attention_margin_s)
@@ -155,7 +158,7 @@ class StreamingPolicy:
         elif self.last_decode_end == end and self.decodes:
             new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
         else:
-            _, _, new, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW))
+            _, _, new, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW), final=True)
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
@@ -199,13 +202,15 @@ class StreamingPolicy:
             n = min(n, common_prefix(older, tail))
         return n
 
-    def _hypothesis(self, end: int) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
-        """Decode [window_start, end): the hypothesis, where its uncommitted tail starts, the tail
-        (empty unless the guards accept it), the verdict and the decode time in seconds."""
+    def _hypothesis(self, end: int, final: bool = False) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+        """Decode [window_start, end) (with the final-decode options if `final`): the hypothesis,
+        where its uncommitted tail starts, the tail (empty unless the guards accept it), the
+        verdict and the decode time in seconds."""
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
-        result = self.decoder.decode_window(audio, self._decode_options, self._prompt(), self.cancel)
+        options = self._final_options if final else self._decode_options
+        result = self.decoder.decode_window(audio, options, self._prompt(), self.cancel)
         decode_s = time.perf_counter() - t0
         self.decode_seconds += decode_s
         self.decodes += 1

@@ -52,7 +52,11 @@ class PolicyOptions:
     `close_sentences`: sentence shape across utterances (sentence_shape.py): a period between an
     utterance that ends without a mark and one that starts a sentence (in a fresh window only
     after `sentence_pause_s` of silence), the model's period kept before a capitalised word, and
-    a period when the session stops mid-sentence."""
+    a period when the session stops mid-sentence.
+    `final_beam_size`: the beam of the decode that ends an utterance (the worker's decode up to
+    the end of speech, whose words `finish` commits without waiting for a second hypothesis to
+    agree); 1 = greedy like the other decodes. Every other decode stays greedy: it only proposes
+    words that a later decode must confirm."""
 
     step_s: float = 0.5
     compute_share: float = 0.45
@@ -70,12 +74,15 @@ class PolicyOptions:
     attention_margin_s: float = 0.4
     close_sentences: bool = True
     sentence_pause_s: float = 0.8
+    final_beam_size: int = 1
 
     def __post_init__(self) -> None:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
         if min(self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s) < 0:
             raise ValueError("commit_margin_s, attention_margin_s and sentence_pause_s must not be negative")
+        if self.final_beam_size < 1:
+            raise ValueError(f"final_beam_size must be at least 1, not {self.final_beam_size}")
         if not 0 < self.max_window_s < 30:
             raise ValueError(f"max_window_s must be between 0 and 30 s, not {self.max_window_s}")
 
@@ -84,3 +91,11 @@ class PolicyOptions:
         if self.commit_rule is CommitRule.ALIGN_ATT and not self.decode.word_timestamps:
             return replace(self.decode, word_timestamps=True)
         return self.decode
+
+    def final_decode(self) -> DecodeOptions:
+        """The options of the decode that ends an utterance: `effective_decode` with
+        `final_beam_size` (the beam decodes at temperature 0, like the greedy decodes)."""
+        options = self.effective_decode()
+        if self.final_beam_size == options.beam_size:
+            return options
+        return replace(options, beam_size=self.final_beam_size)

@@ -189,7 +189,7 @@ class DictationWorker:
         if policy.hold_unfinished_s <= 0 or not short or self.state is not WorkerState.RUNNING:
             return False
         if self.policy.last_decode_end != end:
-            self._decode(end)
+            self._decode(end, final=True)
         return self.policy.ends_open()
 
     def _finish_held(self, expired_only: bool = False) -> None:
@@ -220,7 +220,7 @@ class DictationWorker:
         pending = self.vad.pending_end
         if pending is not None and available >= pending:
             if self.policy.last_decode_end != pending:  # speculative final decode
-                self._decode(pending)
+                self._decode(pending, final=True)
             return
         step = self.options.policy.step_s
         if self.options.realtime:  # adaptive: never decode more often than we can afford
@@ -231,8 +231,8 @@ class DictationWorker:
         if enough_speech and available - self.policy.last_decode_end >= due:
             self._decode(available)
 
-    def _decode(self, end: int) -> None:
-        update = self.policy.decode(end)
+    def _decode(self, end: int, final: bool = False) -> None:
+        update = self.policy.decode(end, final)
         self._account(update)
         self._publish(update, final=False, speech_end=end)
 

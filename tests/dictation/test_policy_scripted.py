@@ -38,11 +38,13 @@ class ScriptedDecoder:
         self.no_speech_prob = no_speech_prob
         self.windows_s: list[float] = []
         self.timed_requests: list[bool] = []  # per decode: were word times asked for
+        self.beams: list[int] = []  # per decode: the beam size asked for
 
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)
         self.timed_requests.append(options.word_timestamps)
+        self.beams.append(options.beam_size)
         segments = []
         for i, (start, end, text, *timed) in enumerate(self.script.pop(0)):
             words = [Word(w, ws, we, 1.0) for w, ws, we in timed[0]] if timed else None
@@ -77,6 +79,21 @@ def test_local_agreement_commits_what_two_hypotheses_agree_on() -> None:
     # "how" agreed; the comma the third hypothesis puts after "world" reaches the text with it
     assert join_words(update.committed) == ", how"
     assert join_words(policy.committed) == " Hello world, how"
+
+
+def test_the_decode_that_ends_an_utterance_uses_the_final_beam_and_finish_commits_it() -> None:
+    """Words `finish` commits come from one hypothesis that nothing confirms: that decode (the
+    worker's decode up to the VAD's end of speech) runs the beam; the running decodes stay greedy."""
+    policy, decoder = make_policy([
+        [(0.0, 1.0, " And so am I")],
+        [(0.0, 2.0, " And so my fellow Americans")],
+    ], final_beam_size=5)
+    policy.begin(0)
+    policy.decode(s(1.0))
+    policy.decode(s(2.0), final=True)
+    policy.finish(s(2.0))  # the final decode covered exactly this audio: no third decode
+    assert decoder.beams == [1, 5]
+    assert join_words(policy.committed) == " And so my fellow Americans"
 
 
 def test_agreed_words_close_to_the_end_of_the_audio_stay_tentative() -> None:
