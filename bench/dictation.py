@@ -13,8 +13,9 @@ policy's own, in stream time, without compute: noise-free on a shared machine).
 Per row: per-word latency p50/p95 (s; committed words matched by difflib to faster-whisper
 float32 beam 5 word timestamps on the session audio), end-of-utterance commit p50/p95 (s), first
 tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
-greedy decoding; normalised), `cased` = WER of live against offline text with case and
-punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
+greedy decoding; normalised; the live text is split into utterances by its minimal-edit alignment
+to the references, not by estimated word times), `cased` = WER of live against offline text with
+case and punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
 utterances dropped (offline wrote words, live none), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
 `word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
@@ -44,12 +45,12 @@ sys.path.insert(0, str(REPO))
 import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
 from compare import model_folder  # noqa: E402
 from dictation_metrics import (  # noqa: E402
-    assign,
     dropped,
     pct,
     raw_wer,
     run_live,
     sentence_shape_errors,
+    split_by_reference,
     wer,
     word_end_error_ms,
     word_latencies,
@@ -93,7 +94,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
     audio, spans = sets.join(played, pause_s)
     policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
     run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast))
-    live = assign(run, spans, pause_s)[scored]
+    live = split_by_reference(run, [u.reference for u in played], spans, pause_s)[scored]
     offline = offline_texts(engine, played[scored])
     refs = [u.reference for u in played[scored]]
     ref_words = reference_words(audio, args.model_dir) if latency else []
