@@ -152,11 +152,13 @@ def split_by_reference(run: LiveRun, references: list[str], spans: list[tuple[fl
     cuts = _crossings(flat, tokens, list(itertools.accumulate(len(r) for r in ref_tokens))[:-1])
     bounds = [0, *[owner[j] if j < len(owner) else len(run.words) for j in cuts], len(run.words)]
     pieces = ["".join(w for w, _, _ in run.words[a:b]) for a, b in itertools.pairwise(bounds)]
-    for i in range(1, len(pieces)):  # a mark held after a piece's last word, committed with the next
-        mark = re.match(r"[.,?!;:]+(?=\s)", pieces[i])
-        if mark:
-            pieces[i - 1] += mark.group()
-            pieces[i] = pieces[i][mark.end():]
+    last = -1  # a mark held after the last word of the latest piece with words, committed with the next
+    for i, piece in enumerate(pieces):
+        mark = re.match(r"[.,?!;:]+(?=\s)", piece)
+        if mark and last >= 0:
+            pieces[last] += mark.group()
+            pieces[i] = piece[mark.end():]
+        last = i if pieces[i].strip() else last
     return pieces
 
 
