@@ -1,14 +1,16 @@
 """Live dictation benchmark: shared recordings through the live path, per set, next to offline.
 
-    python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes]
+    python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes nonspeech]
                               [--fast] [--peer] [--minutes 0]
 
 Sets (bench/dictation_sets.py): `pauses` the English shared clips joined with 1.5 s of silence;
 `continuous` the same with 0.35 s (words must be committed while the speaker goes on); `classes`
 each robustness class (whispered, hoarse, reverb, noise 10/5/0 dB) alone and inside a session
-(after three clean clips). Each session is replayed through the same ring, worker, VAD and policy
-as the microphone, at 1x, or with `--fast` as fast as decoding allows (then latencies are the
-policy's own, in stream time, without compute: noise-free on a shared machine).
+(after three clean clips); `nonspeech` silence, room noise, music, the five noise recordings and
+a cough, alone and after the lead (words committed, which should be none). Each session is
+replayed through the same ring, worker, VAD and policy as the microphone, at 1x, or with
+`--fast` as fast as decoding allows (then latencies are the policy's own, in stream time,
+without compute: noise-free on a shared machine).
 
 Per row: per-word latency p50/p95 (s; committed words matched by difflib to faster-whisper
 float32 beam 5 word timestamps on the session audio), end-of-utterance commit p50/p95 (s), first
@@ -45,6 +47,7 @@ sys.path.insert(0, str(REPO))
 import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
 from compare import model_folder  # noqa: E402
 from dictation_metrics import (  # noqa: E402
+    assign,
     dropped,
     pct,
     raw_wer,
@@ -116,6 +119,24 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
     }
 
 
+def non_speech_rows(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """The non-speech clips each alone, then all after the session lead: `committed` = words
+    committed for them (in the session: words timed inside a non-speech clip's span)."""
+    clips, lead = sets.non_speech(), sets.session_lead()
+    options = DictationOptions(policy=PolicyOptions(decode=streaming_decode_options("en")),
+                               vad=VadOptions(**args.vad), realtime=not args.fast)
+    alone = {u.name: run_live(engine, u.audio, options).text.strip() for u in clips}
+    audio, spans = sets.join(lead + clips, 1.5)
+    words = assign(run_live(engine, audio, options), spans, 1.5)[len(lead):]
+    in_session = {u.name: t.strip() for u, t in zip(clips, words, strict=True) if t.strip()}
+    rows: list[dict[str, object]] = []
+    for label, found in (("non-speech alone", {k: v for k, v in alone.items() if v}),
+                         ("non-speech in session", in_session)):
+        rows.append({"set": label, "engine": args.engine_label, "clips": len(clips),
+                     "committed": sum(len(t.split()) for t in found.values()), "_live": found})
+    return rows
+
+
 def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: argparse.Namespace) -> dict[str, object]:
     """whisper_streaming on the same session: its committed lines, timed (see module docstring)."""
     audio, _ = sets.join(played, pause_s)
@@ -160,6 +181,10 @@ def rows_for(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # ty
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("continuous", clean, 0.35, args))
+    if "nonspeech" in args.sets:
+        for row in non_speech_rows(engine, args):
+            rows.append(row)
+            _progress(row, args)
     if "classes" in args.sets:
         lead = sets.session_lead()
         for name, utterances in sets.condition_classes().items():
@@ -216,10 +241,13 @@ def main() -> None:
         rows += rows_for(engine, args)
     load = Path("/proc/loadavg").read_text().split()[0]
     print(f"\nlive dictation, {'fast' if args.fast else 'real-time'} replay, load average {load}\n")
-    keys = [k for k in rows[0] if not k.startswith("_")]
-    print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
-    for row in rows:
-        print("| " + " | ".join(str(row.get(k, "-")) for k in keys) + " |")
+    for kind in ("committed", "wer_live"):  # the non-speech rows have their own columns
+        table = [r for r in rows if kind in r or (kind == "wer_live" and "committed" not in r)]
+        keys = [k for k in table[0] if not k.startswith("_")] if table else []
+        if table:
+            print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
+        for row in table:
+            print("| " + " | ".join(str(row.get(k, "-")) for k in keys) + " |")
     if args.texts:
         for row in rows:
             print(f"\n[{row['set']} / {row['engine']}]\n live:    {row['_live']}\n offline: {row.get('_offline', '')}")
