@@ -1,24 +1,25 @@
 """Live dictation benchmark: shared recordings through the live path, per set, next to offline.
 
-    python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes]
+    python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes nonspeech]
                               [--fast] [--peer] [--minutes 0]
 
 Sets (bench/dictation_sets.py): `pauses` the English shared clips joined with 1.5 s of silence;
 `continuous` the same with 0.35 s (words must be committed while the speaker goes on); `classes`
 each robustness class (whispered, hoarse, reverb, noise 10/5/0 dB) alone and inside a session
-(after three clean clips). Each session is replayed through the same ring, worker, VAD and policy
-as the microphone, at 1x, or with `--fast` as fast as decoding allows (then latencies are the
-policy's own, in stream time, without compute: noise-free on a shared machine).
+(after three clean clips); `nonspeech` silence, room noise, music, the five noise recordings and
+a cough, alone and after the lead (words committed, which should be none). Each session is
+replayed through the same ring, worker, VAD and policy as the microphone, at 1x, or with
+`--fast` as fast as decoding allows (then latencies are the policy's own, in stream time,
+without compute: noise-free on a shared machine).
 
 Per row: per-word latency p50/p95 (s; committed words matched by difflib to faster-whisper
 float32 beam 5 word timestamps on the session audio), end-of-utterance commit p50/p95 (s), first
 tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, same
-greedy decoding; normalised), `cased` = WER of live against offline text with case and
-punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
+greedy decoding; normalised; the live text is split into utterances by its minimal-edit alignment
+to the references, not by estimated word times), `cased` = WER of live against offline text with
+case and punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
 utterances dropped (offline wrote words, live none), `wer_joined` the live WER of the whole
-session's text against the joined references (as the peer's row is scored: per utterance, a
-word whose estimated time falls across a 0.35 s pause counts twice, once missing and once
-extra), `lower_starts` words committed lower-case
+session's text against the joined references (as the peer's row is scored), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
 `word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
 `decode_ms` mean time per decode. `--word-times`
@@ -53,6 +54,7 @@ from dictation_metrics import (  # noqa: E402
     raw_wer,
     run_live,
     sentence_shape_errors,
+    split_by_reference,
     wer,
     word_end_error_ms,
     word_latencies,
@@ -96,7 +98,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
     audio, spans = sets.join(played, pause_s)
     policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
     run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast))
-    live = assign(run, spans, pause_s)[scored]
+    live = split_by_reference(run, [u.reference for u in played], spans, pause_s)[scored]
     offline = offline_texts(engine, played[scored])
     refs = [u.reference for u in played[scored]]
     ref_words = reference_words(audio, args.model_dir) if latency else []
@@ -117,6 +119,24 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
         **sentence_shape_errors(run.text),
         "_live": live_j, "_offline": off_j,
     }
+
+
+def non_speech_rows(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """The non-speech clips each alone, then all after the session lead: `committed` = words
+    committed for them (in the session: words timed inside a non-speech clip's span)."""
+    clips, lead = sets.non_speech(), sets.session_lead()
+    options = DictationOptions(policy=PolicyOptions(decode=streaming_decode_options("en")),
+                               vad=VadOptions(**args.vad), realtime=not args.fast)
+    alone = {u.name: run_live(engine, u.audio, options).text.strip() for u in clips}
+    audio, spans = sets.join(lead + clips, 1.5)
+    words = assign(run_live(engine, audio, options), spans, 1.5)[len(lead):]
+    in_session = {u.name: t.strip() for u, t in zip(clips, words, strict=True) if t.strip()}
+    rows: list[dict[str, object]] = []
+    for label, found in (("non-speech alone", {k: v for k, v in alone.items() if v}),
+                         ("non-speech in session", in_session)):
+        rows.append({"set": label, "engine": args.engine_label, "clips": len(clips),
+                     "committed": sum(len(t.split()) for t in found.values()), "_live": found})
+    return rows
 
 
 def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: argparse.Namespace) -> dict[str, object]:
@@ -163,6 +183,10 @@ def rows_for(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # ty
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("continuous", clean, 0.35, args))
+    if "nonspeech" in args.sets:
+        for row in non_speech_rows(engine, args):
+            rows.append(row)
+            _progress(row, args)
     if "classes" in args.sets:
         lead = sets.session_lead()
         for name, utterances in sets.condition_classes().items():
@@ -219,10 +243,13 @@ def main() -> None:
         rows += rows_for(engine, args)
     load = Path("/proc/loadavg").read_text().split()[0]
     print(f"\nlive dictation, {'fast' if args.fast else 'real-time'} replay, load average {load}\n")
-    keys = [k for k in rows[0] if not k.startswith("_")]
-    print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
-    for row in rows:
-        print("| " + " | ".join(str(row.get(k, "-")) for k in keys) + " |")
+    for kind in ("committed", "wer_live"):  # the non-speech rows have their own columns
+        table = [r for r in rows if kind in r or (kind == "wer_live" and "committed" not in r)]
+        keys = [k for k in table[0] if not k.startswith("_")] if table else []
+        if table:
+            print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
+        for row in table:
+            print("| " + " | ".join(str(row.get(k, "-")) for k in keys) + " |")
     if args.texts:
         for row in rows:
             print(f"\n[{row['set']} / {row['engine']}]\n live:    {row['_live']}\n offline: {row.get('_offline', '')}")

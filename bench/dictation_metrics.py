@@ -131,6 +131,60 @@ def assign(run: LiveRun, spans: list[tuple[float, float]], pause_s: float) -> li
     return texts
 
 
+def split_by_reference(run: LiveRun, references: list[str], spans: list[tuple[float, float]],
+                       pause_s: float) -> list[str]:
+    """The committed text of each utterance, split where the minimal-edit alignment of all
+    committed words (normalised) to the joined `references` crosses from one reference to the
+    next. Word times are estimates (a joined window can place the next sentence's first words in
+    the pause before it), so splitting by time can count a word correctly written as an error in
+    two utterances; this split never does: the sum of the pieces' edits is the edit distance of
+    the joined texts. Very long sessions (the soak loop) fall back to `assign` by time."""
+    tokens: list[str] = []
+    owner: list[int] = []  # committed word index of each normalised token
+    for i, (text, _, _) in enumerate(run.words):
+        for tok in normalize(text).split():
+            tokens.append(tok)
+            owner.append(i)
+    ref_tokens = [normalize(r).split() for r in references]
+    flat = [t for r in ref_tokens for t in r]
+    if len(flat) * len(tokens) > 4_000_000:
+        return assign(run, spans, pause_s)
+    cuts = _crossings(flat, tokens, list(itertools.accumulate(len(r) for r in ref_tokens))[:-1])
+    bounds = [0, *[owner[j] if j < len(owner) else len(run.words) for j in cuts], len(run.words)]
+    pieces = ["".join(w for w, _, _ in run.words[a:b]) for a, b in itertools.pairwise(bounds)]
+    last = -1  # a mark held after the last word of the latest piece with words, committed with the next
+    for i, piece in enumerate(pieces):
+        mark = re.match(r"[.,?!;:]+(?=\s)", piece)
+        if mark and last >= 0:
+            pieces[last] += mark.group()
+            pieces[i] = piece[mark.end():]
+        last = i if pieces[i].strip() else last
+    return pieces
+
+
+def _crossings(ref: list[str], hyp: list[str], boundaries: list[int]) -> list[int]:
+    """For each reference index in `boundaries`, the first hypothesis index at which a minimal
+    edit path (Levenshtein, `ref` rows, `hyp` columns) reaches that row."""
+    cost = [list(range(len(hyp) + 1))]
+    for i, r in enumerate(ref, 1):
+        prev, row = cost[-1], [i]
+        for j, h in enumerate(hyp, 1):
+            row.append(min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (r != h)))
+        cost.append(row)
+    first_in_row = [0] * (len(ref) + 1)
+    i, j = len(ref), len(hyp)
+    while i or j:
+        first_in_row[i] = j
+        if i and j and cost[i][j] == cost[i - 1][j - 1] + (ref[i - 1] != hyp[j - 1]):
+            i, j = i - 1, j - 1
+        elif i and cost[i][j] == cost[i - 1][j] + 1:
+            i -= 1
+        else:
+            j -= 1
+    first_in_row[0] = 0
+    return [first_in_row[b] for b in boundaries]
+
+
 def raw_wer(references: list[str], hypotheses: list[str]) -> float:
     """WER (%) with case and punctuation kept, words split on spaces."""
     edits = total = 0

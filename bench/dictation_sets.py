@@ -115,6 +115,22 @@ def condition_classes() -> dict[str, list[Utterance]]:
     return classes
 
 
+COUGH_S = (17.36, 18.12)  # cold_corpus3's "<vocnoise>" (17.56-17.92 s, forced alignment) +- 0.2 s
+
+
+def non_speech() -> list[Utterance]:
+    """Clips that must commit nothing (reference ""): the shared non-speech clips (digital
+    silence, an empty room, music), the five real noise recordings, and the cough of the hoarse
+    clip cut out by its forced alignment."""
+    out = [Utterance(i, "non-speech", read_wav(SPEECH / f"{i}.wav"), "")
+           for i, r in _manifest(SPEECH).items() if r["reference_status"] == "empty_expected"]
+    out += [Utterance(f"sb_noise{i}", "noise", read_wav(ROBUST / "noise" / f"sb_noise{i}.wav"), "")
+            for i in range(1, 6)]
+    hoarse = read_wav(ROBUST / "en_mfa_cold_corpus3.wav")
+    cough = hoarse[int(COUGH_S[0] * RATE) : int(COUGH_S[1] * RATE)]
+    return [*out, Utterance("cold_corpus3 cough", "cough", cough, "")]
+
+
 def session_lead() -> list[Utterance]:
     """The normal speech a session starts with before the hard clip (a few utterances)."""
     return [clean(n) for n in CLEAN_LEAD]

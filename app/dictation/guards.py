@@ -30,11 +30,17 @@ class GuardOptions:
     0 dB noise decodes at -1.25 to -1.5 while the VAD hears 72-83 % of it as speech, and
     dropping it committed nothing of a sentence that offline transcribes; the shared non-speech
     clips (noise, music) score a VAD share of 0.10 or less.
+    Between `no_speech_heard` and `no_speech_alone`, the no-speech probability drops a window the
+    VAD heard less than `vad_heard_ratio` of as speech: a real noise recording decoded as "Thank
+    you." at 0.74 (VAD share 0.26), a cough as "Come on." at 0.62-0.66 (0.45-0.60), while windows
+    of real speech, whispered, hoarse or in noise, scored 0.58 at most with a VAD share of 0.69.
     """
 
     no_speech_threshold: float = 0.6
     no_speech_alone: float = 0.75
     vad_trusted_ratio: float = 0.75
+    no_speech_heard: float = 0.6
+    vad_heard_ratio: float = 0.65
     logprob_threshold: float = -1.0
     compression_ratio_threshold: float = 2.4
     max_ngram_repeats: int = 3
@@ -65,6 +71,8 @@ def judge_window(
     if no_speech_prob > options.no_speech_threshold and avg_logprob < options.logprob_threshold:
         return Verdict.NO_SPEECH
     if no_speech_prob > options.no_speech_alone and speech_ratio < options.vad_trusted_ratio:
+        return Verdict.NO_SPEECH
+    if no_speech_prob > options.no_speech_heard and speech_ratio < options.vad_heard_ratio:
         return Verdict.NO_SPEECH
     if compression_ratio > options.compression_ratio_threshold:
         return Verdict.LOOPING

@@ -1,0 +1,47 @@
+"""The dictation benchmark's scoring (bench/dictation_metrics.py): which utterance a committed
+word is scored against. Scripted words and times, no model."""
+
+from __future__ import annotations
+
+import sys
+
+from earshot_testing import REPO_ROOT
+
+from app.engine.wer import word_error_rate
+
+sys.path.insert(0, str(REPO_ROOT / "bench"))
+from dictation_metrics import LiveRun, assign, split_by_reference
+
+REFERENCES = ["And Mr. John Dashwood had then leisure.", "Printing, in the only sense.", "She had your dark suit."]
+SPANS = [(1.0, 3.0), (4.5, 6.5), (8.0, 9.5)]
+
+
+def live_run(words: list[tuple[str, float, float]]) -> LiveRun:
+    return LiveRun(words, [], [], None, False, lambda s: s)  # type: ignore[arg-type]
+
+
+# as a joined window times them: the second sentence's first words in the pause before it (4.5 s)
+WORDS = [(" And", 1.0, 1.2), (" Mr", 1.2, 1.4), (". John", 1.4, 1.8), (" Dashwood", 1.8, 2.3), (" had", 2.3, 2.5),
+         (" then", 2.5, 2.7), (" leisure", 2.7, 3.0), (". Printing", 3.0, 3.6), (" in", 3.6, 3.8),
+         (" the", 3.8, 4.1), (" only", 4.6, 5.0), (" sense", 5.0, 6.4), (". She", 8.0, 8.3), (" had", 8.3, 8.5),
+         (" your", 8.5, 8.7), (" dark", 8.7, 9.0), (" suit.", 9.0, 9.4)]
+
+
+def test_words_timed_in_the_pause_before_their_sentence_are_scored_with_it() -> None:
+    """Split by estimated time, 'Printing in the' counted as inserted into the first sentence and
+    missing from the second (WER 25 % for a transcript without an error); split by alignment,
+    every word is scored against its own sentence."""
+    by_time = assign(live_run(WORDS), SPANS, 1.5)
+    assert word_error_rate(REFERENCES, by_time) > 20.0  # what the benchmark reported before
+    pieces = split_by_reference(live_run(WORDS), REFERENCES, SPANS, 1.5)
+    assert [p.strip() for p in pieces] == ["And Mr. John Dashwood had then leisure.", "Printing in the only sense.",
+                                           "She had your dark suit."]
+    assert word_error_rate(REFERENCES, pieces) == 0.0
+
+
+def test_an_utterance_live_dropped_gets_no_words_of_its_neighbours() -> None:
+    """The second sentence was not committed at all: its piece is empty (a dropped utterance)."""
+    words = [w for w in WORDS if not 3.0 <= w[1] < 8.0]
+    pieces = split_by_reference(live_run(words), REFERENCES, SPANS, 1.5)
+    assert pieces[1] == ""
+    assert word_error_rate([REFERENCES[0], REFERENCES[2]], [pieces[0], pieces[2]]) == 0.0
