@@ -32,14 +32,15 @@ class GuardOptions:
     clips (noise, music) score a VAD share of 0.10 or less.
     Between `no_speech_heard` and `no_speech_alone`, the no-speech probability drops a window the
     VAD heard less than `vad_heard_ratio` of as speech: a real noise recording decoded as "Thank
-    you." at 0.74 (VAD share 0.26), a cough as "Come on." at 0.62-0.66 (0.45-0.60), while windows
-    of real speech, whispered, hoarse or in noise, scored 0.58 at most with a VAD share of 0.69.
+    you." at 0.74 (VAD share 0.26), a cough as "Come on." at 0.59-0.66 (0.39-0.60: 0.59 once the
+    VAD also scores half-frame-shifted frames and splits the cough differently), while windows of
+    real speech, whispered, hoarse or in noise, scored 0.58 at most, with a VAD share of 0.69.
     """
 
     no_speech_threshold: float = 0.6
     no_speech_alone: float = 0.75
     vad_trusted_ratio: float = 0.75
-    no_speech_heard: float = 0.6
+    no_speech_heard: float = 0.55
     vad_heard_ratio: float = 0.65
     logprob_threshold: float = -1.0
     compression_ratio_threshold: float = 2.4
