@@ -54,6 +54,22 @@ ENCODINGS: dict[str, Encoding] = {
 }
 
 
+def write_random_bytes(path: Path) -> Path:
+    """50 kB of seeded random bytes under an audio name: neither container nor codec."""
+    path.write_bytes(np.random.default_rng(7).integers(0, 256, 50_000, np.uint8).tobytes())
+    return path
+
+
+def write_empty_wav(path: Path) -> Path:
+    """A valid 16-bit mono WAV with no samples, written by the standard library (44 bytes)."""
+    with wave.open(str(path), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(RATE)
+        wav.writeframes(b"")
+    return path
+
+
 def read_wav_mono(path: Path) -> np.ndarray:
     """A 16-bit mono WAV as float32 in [-1, 1], shape [n_samples]."""
     with wave.open(str(path), "rb") as wav:

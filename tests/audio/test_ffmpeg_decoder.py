@@ -13,14 +13,22 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import wave
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from earshot_testing import REPO_ROOT
-from media_fixtures import ENCODINGS, RATE, SOURCE_CLIP, read_wav_mono, write_audio, write_video
+from media_fixtures import (
+    ENCODINGS,
+    RATE,
+    SOURCE_CLIP,
+    read_wav_mono,
+    write_audio,
+    write_empty_wav,
+    write_random_bytes,
+    write_video,
+)
 
 from app.audio import ffmpeg_decoder, file_decoder, pyav_decoder
 from app.audio.file_decoder import AudioDecodeError, decode_audio, iter_audio_chunks, probe_duration
@@ -136,17 +144,10 @@ def _assert_clear_error(path: Path, *reason_words: str) -> None:
 
 
 def test_bad_files_give_the_same_one_line_errors(tmp_path: Path) -> None:
-    junk = tmp_path / "random_bytes.wav"
-    junk.write_bytes(np.random.default_rng(7).integers(0, 256, 50_000, np.uint8).tobytes())
+    junk = write_random_bytes(tmp_path / "random_bytes.wav")
     _assert_clear_error(junk, "not an audio or video file")
     _assert_clear_error(write_video(tmp_path / "silent_movie.mp4", None), "no audio track")
-    silent = tmp_path / "no_samples.wav"
-    with wave.open(str(silent), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(RATE)
-        wav.writeframes(b"")
-    _assert_clear_error(silent, "empty", "zero length")
+    _assert_clear_error(write_empty_wav(tmp_path / "no_samples.wav"), "empty", "zero length")
     cut = tmp_path / "cut_after_header.wav"
     cut.write_bytes(SOURCE_CLIP.read_bytes()[:45])
     _assert_clear_error(cut, "truncated")

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import wave
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 import soxr
-from media_fixtures import RATE, SOURCE_CLIP, Encoding, write_audio, write_video
+from media_fixtures import RATE, SOURCE_CLIP, Encoding, write_audio, write_empty_wav, write_random_bytes, write_video
 
 from app.audio.file_decoder import (
     AudioDecodeError,
@@ -200,19 +199,12 @@ def test_empty_file(tmp_path: Path) -> None:
 
 
 def test_random_bytes_named_wav(tmp_path: Path) -> None:
-    junk = tmp_path / "random_bytes.wav"
-    junk.write_bytes(np.random.default_rng(7).integers(0, 256, 50_000, np.uint8).tobytes())
-    assert_clear_error(junk, "not an audio or video file")
+    assert_clear_error(write_random_bytes(tmp_path / "random_bytes.wav"), "not an audio or video file")
 
 
 def test_zero_length_audio(tmp_path: Path) -> None:
     """A valid WAV with no samples, written by the standard library (PyAV writes nothing)."""
-    silent = tmp_path / "no_samples.wav"
-    with wave.open(str(silent), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(RATE)
-        wav.writeframes(b"")
+    silent = write_empty_wav(tmp_path / "no_samples.wav")
     assert silent.stat().st_size == 44
     assert_clear_error(silent, "empty", "zero length")
 
