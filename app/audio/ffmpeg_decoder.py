@@ -82,7 +82,28 @@ def _input_args(path: str | os.PathLike[str]) -> list[str]:
     return [*raw, "-i", "file:" + os.path.abspath(os.fspath(path))]
 
 
+_last_probe: tuple[tuple[str, int, int], dict[str, Any] | None] | None = None
+"""The latest file probed and ffprobe's answer: opening a file stream probes it to decode and
+again for its duration (file_stream.py), and each ffprobe is a process start."""
+
+
 def _probe(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """`_run_probe`, answered again without a process for the same unchanged file."""
+    global _last_probe
+    try:
+        stat = os.stat(path)
+    except OSError:  # gone since the caller checked it: ffprobe says what it can
+        return _run_probe(path)
+    key = (os.path.abspath(os.fspath(path)), stat.st_mtime_ns, stat.st_size)
+    last = _last_probe  # one read: file jobs and folder scans probe from different threads
+    if last is not None and last[0] == key:
+        return last[1]
+    info = _run_probe(path)
+    _last_probe = (key, info)
+    return info
+
+
+def _run_probe(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """ffprobe's view of the first audio track (`streams`: [] when there is none) and the
     container (`format`); None when FFmpeg cannot open the file as media."""
     command = [_tool("ffprobe", path), "-v", "error", "-select_streams", "a:0",

@@ -212,3 +212,28 @@ def test_with_pyav_the_app_keeps_pyav() -> None:
     assert file_decoder.BACKEND == "PyAV"  # this environment has the av wheel
 
 
+
+
+def test_opening_a_file_stream_runs_ffprobe_once(media: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decoding and the progress bar's duration both need ffprobe's answer; each ffprobe is a
+    process start (seconds on a loaded machine), so the same unchanged file is probed once."""
+    from app.audio.file_stream import open_file_stream
+
+    runs: list[str] = []
+    real = ffmpeg_decoder._run_probe
+
+    def counted(path: str | os.PathLike[str]) -> object:
+        runs.append(os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(ffmpeg_decoder, "_last_probe", None)
+    monkeypatch.setattr(ffmpeg_decoder, "_run_probe", counted)
+    stream = open_file_stream(media["mp3"])
+    try:
+        assert stream.duration_s is not None and stream.duration_s > 1.0
+    finally:
+        stream.chunks.close()  # type: ignore[attr-defined]
+    assert len(runs) == 1
+    media["mp3"].touch()  # changed on disk: asked again
+    assert probe_duration(media["mp3"]) is not None
+    assert len(runs) == 2
