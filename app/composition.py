@@ -82,9 +82,16 @@ class ModelCatalog:
     """The engine's model store, plus which precisions each provider can run."""
 
     def __init__(self) -> None:
-        from app.engine.model_store import ModelStore
+        self._opened: Any = None
 
-        self._store = ModelStore()
+    @property
+    def _store(self) -> Any:
+        """The ModelStore, opened on first use (it imports NumPy and the readers: not before the window)."""
+        if self._opened is None:
+            from app.engine.model_store import ModelStore
+
+            self._opened = ModelStore()
+        return self._opened
 
     def list_models(self) -> list[ModelInfo]:
         return [_model_info(entry.name, entry.source) for entry in self._store.list_models()]

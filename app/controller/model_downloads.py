@@ -10,13 +10,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from app.engine.catalog import resolve_download
-from app.engine.download_progress import DownloadCancelled, Progress
-from app.engine.model_store import ModelStore
 from app.engine.types import Precision
+
+if TYPE_CHECKING:
+    from app.engine.download_progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ class ModelDownloads(QObject):
 
     def start(self, name_or_repo: str, precision: Precision = Precision.AUTO) -> str:
         """Start downloading (returns at once); the installed name the signals will carry."""
+        from app.engine.catalog import resolve_download  # the model store and NumPy: not at start-up
+
         repo, name = resolve_download(name_or_repo)
         if name in self._running:
             return name
@@ -69,8 +72,10 @@ class ModelDownloads(QObject):
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self._progress.emit(name, progress)
 
+        from app.engine.download_progress import DownloadCancelled
         from app.engine.downloader import DownloadRequest, download_model
         from app.engine.hub import DownloadError, HubOptions
+        from app.engine.model_store import ModelStore
 
         try:
             request = DownloadRequest(repo, name, precision, HubOptions(mirror, token), cancel)

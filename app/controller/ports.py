@@ -11,14 +11,9 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-from numpy.typing import NDArray
-
-from app.dictation.policy import WindowDecoder
-from app.engine.speech_map import SpeechDetector
-from app.engine.subtitles import SubtitleOptions
+from app.dictation.decoder_port import WindowDecoder
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -27,6 +22,13 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
+
+if TYPE_CHECKING:  # NumPy and the engine's detectors load with the model, after the window is up
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from app.engine.speech_map import SpeechDetector
+    from app.engine.subtitles import SubtitleOptions
 
 ProgressCallback = Callable[[float, float], None]
 """(audio seconds done, audio seconds in total), called from the transcribing thread."""

@@ -20,13 +20,16 @@ import uuid
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import platformdirs
-from numpy.typing import NDArray
 
 from app.engine.types import SAMPLE_RATE
 from app.private_files import FILE_MODE, private_dir, try_lock
+
+if TYPE_CHECKING:  # NumPy is imported where audio is handled: finding leftovers at start-up needs none
+    import numpy as np
+    from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +81,8 @@ class AudioJournal:
             self.close()
 
     def _write(self, audio: NDArray[np.float32]) -> None:
+        import numpy as np
+
         pcm = (np.clip(audio, -1.0, 1.0) * 32767.0).astype("<i2")
         while pcm.size and not self._closed:
             room = self._segment - self._written % self._segment
@@ -147,6 +152,8 @@ class LeftoverAudio:
 
     def audio(self) -> NDArray[np.float32]:
         """The un-transcribed audio, 16 kHz mono float32, shape (n,)."""
+        import numpy as np
+
         start = int(self.start_s * SAMPLE_RATE)
         parts = []
         for first, path in _segments(self.folder):
@@ -159,6 +166,8 @@ class LeftoverAudio:
         """Save the audio as a 16-bit WAV (0600) for a file job."""
         private_dir(path.parent)
         _open_private_and_close(path)
+        import numpy as np
+
         pcm = (np.clip(self.audio(), -1.0, 1.0) * 32767.0).astype("<i2")
         with wave.open(str(path), "wb") as wav:
             wav.setnchannels(1)

@@ -11,14 +11,14 @@ knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from app.dictation.commit_rule import committable
+from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, cut_repetitions, judge_window
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options
 from app.dictation.sentence_shape import UtteranceBoundary, final_mark, mark_between
@@ -32,31 +32,12 @@ from app.dictation.text import (
     split_words,
     timed_words,
 )
-from app.engine.types import SAMPLE_RATE, CancelToken, DecodeOptions, WindowResult
+from app.engine.types import SAMPLE_RATE, CancelToken, WindowResult
 from app.engine.window_decoder import compression_ratio
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 
 MAX_WINDOW = 30 * SAMPLE_RATE
-
-
-class TextTokenizer(Protocol):
-    def encode(self, text: str) -> list[int]: ...
-
-
-class WindowDecoder(Protocol):
-    """What the policy needs from the engine (`app.engine` WhisperEngine satisfies it)."""
-
-    @property
-    def tokenizer(self) -> TextTokenizer: ...
-
-    def decode_window(
-        self,
-        audio: NDArray[np.float32],
-        options: DecodeOptions,
-        prompt_tokens: Sequence[int] = (),
-        cancel: CancelToken | None = None,
-    ) -> WindowResult: ...
 
 
 @dataclass

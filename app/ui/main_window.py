@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -70,7 +70,7 @@ class MainWindow(QMainWindow):
         follow_theme_setting(controller)
         self._connect()
         self._restore_geometry()
-        self._refresh_devices()
+        self._devices_listed = False  # PortAudio is asked once the window is up (showEvent)
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
         self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
@@ -189,7 +189,16 @@ class MainWindow(QMainWindow):
         total = sum(self.splitter.sizes())
         self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
+    def showEvent(self, event: QShowEvent) -> None:
+        """The first show lists the input devices, after the window is on screen: PortAudio (and
+        NumPy, and the sound server's names) would otherwise delay the first paint."""
+        super().showEvent(event)
+        if not self._devices_listed:
+            self._devices_listed = True
+            QTimer.singleShot(0, self._refresh_devices)
+
     def _refresh_devices(self, rescan: bool = False) -> None:
+        self._devices_listed = True
         self.record_bar.set_devices(
             self.controller.input_devices(rescan), self.controller.settings.dictation.input_device
         )

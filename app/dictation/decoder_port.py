@@ -1,0 +1,37 @@
+"""What live dictation needs from the engine: one window decoded at a time.
+
+A module of its own, free of NumPy and the engine at run time, so that the controller's ports
+(and with them the window) import without loading the inference stack; that loads with the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from app.engine.types import CancelToken, DecodeOptions, WindowResult
+
+
+class TextTokenizer(Protocol):
+    def encode(self, text: str) -> list[int]: ...
+
+
+class WindowDecoder(Protocol):
+    """What the policy needs from the engine (`app.engine` WhisperEngine satisfies it)."""
+
+    @property
+    def tokenizer(self) -> TextTokenizer: ...
+
+    def decode_window(
+        self,
+        audio: NDArray[np.float32],
+        options: DecodeOptions,
+        prompt_tokens: Sequence[int] = (),
+        cancel: CancelToken | None = None,
+    ) -> WindowResult:
+        """`audio`: mono float32 at 16 kHz, at most 30 s (the engine pads it to 30 s)."""
+        ...
