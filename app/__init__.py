@@ -1,7 +1,6 @@
 """Earshot: offline desktop dictation with Whisper on onnxruntime."""
 
 import os as _os
-from importlib import metadata as _metadata
 from pathlib import Path as _Path
 
 # onnxruntime >= 1.29 sends telemetry from Linux and macOS too (mobile.events.data.microsoft.com)
@@ -14,6 +13,8 @@ _os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 def _version() -> str:
     """The version written once, in pyproject.toml: from the installed (or, in a frozen bundle,
     the bundled) package metadata, else read from the source tree's pyproject.toml."""
+    from importlib import metadata as _metadata
+
     try:
         return _metadata.version("earshot")
     except _metadata.PackageNotFoundError:
@@ -27,4 +28,10 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    """`app.__version__`, read on first use: importlib.metadata and the scan of the installed
+    packages cost the window's start-up a few tens of milliseconds it does not need."""
+    if name == "__version__":
+        version = globals()["__version__"] = _version()
+        return version
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

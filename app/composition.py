@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,12 +44,14 @@ if TYPE_CHECKING:
 
 
 def build_parts(
-    settings_path: Path | None = None, history_path: Path | None = None
+    settings_path: Path | None = None, history_path: Path | None = None,
+    hold_loading: threading.Event | None = None,
 ) -> AppParts:
+    """The real parts; with `hold_loading`, model loads wait until it is set (`held_until`)."""
     return AppParts(
         settings_store=SettingsStore(settings_path),
         history=HistoryStore(history_path),
-        engine_loader=load_engine,
+        engine_loader=load_engine if hold_loading is None else held_until(hold_loading, load_engine),
         dictation_factory=open_dictation,
         audio_decoder=decode_audio,
         exporter=TranscriptExporter(),
@@ -65,6 +68,22 @@ def load_engine(config: EngineConfig) -> LoadedEngine:
 
     engine = real_load(config.model, config.precision, config.provider)
     return LoadedEngine(engine, describe_engine(engine, config))
+
+
+FIRST_PAINT_WAIT_S = 5.0
+"""The longest a held model load waits for the window's first frame (one that never comes)."""
+
+
+def held_until(gate: threading.Event, load: Callable[[EngineConfig], LoadedEngine]
+               ) -> Callable[[EngineConfig], LoadedEngine]:
+    """`load`, run once `gate` is set (the window's first frame is drawn): the model's imports
+    (onnxruntime, NumPy, the tokenizer) hold the GIL for a few hundred milliseconds, which the
+    first frame would otherwise wait for. The loading thread waits; the GUI thread never does."""
+    def held(config: EngineConfig) -> LoadedEngine:
+        gate.wait(FIRST_PAINT_WAIT_S)
+        return load(config)
+
+    return held
 
 
 def describe_engine(engine: Any, config: EngineConfig) -> EngineDescription:
@@ -214,8 +233,10 @@ def parse_gui_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def create_app(argv: list[str]) -> tuple[QApplication, MainWindow, AppController]:
-    """Build the application, controller and window (shown; the model is not loaded yet)."""
+def create_app(argv: list[str], painted: threading.Event | None = None
+               ) -> tuple[QApplication, MainWindow, AppController]:
+    """Build the application, controller and window (shown; the model is not loaded yet).
+    `painted` is set once the window has drawn its first frame, and model loads wait for it."""
     from PySide6.QtWidgets import QApplication
 
     from app.ui.theme import apply_theme
@@ -230,15 +251,18 @@ def create_app(argv: list[str]) -> tuple[QApplication, MainWindow, AppController
     apply_theme(app)
     from app.controller.app_controller import AppController  # after Qt: keeps the first paint early
     from app.controller.ports import AudioSource
+    from app.ui.first_paint import after_first_paint
     from app.ui.main_window import MainWindow
     from app.ui.tray import Tray
 
-    controller = AppController(build_parts())
+    controller = AppController(build_parts(hold_loading=painted))
     if args.replay is not None:
         controller.dictation.source_override = AudioSource(replay_file=args.replay, realtime=True)
     window = MainWindow(controller, Tray(app))
     if not (args.minimized and window.tray and window.tray.available):
         window.show()
+    if painted is not None:
+        after_first_paint(window, painted.set)  # at once when it starts in the tray
     return app, window, controller
 
 
@@ -262,15 +286,14 @@ def build_desktop_output(app: QApplication, window: MainWindow, controller: AppC
 
 
 def run_gui(argv: list[str]) -> int:
-    from PySide6.QtCore import QTimer
-
     from app.ui.desktop_output import forward_to_running_instance
 
     if forward_to_running_instance():
         return 0  # the running Earshot came to the front
-    app, window, controller = create_app(argv)
+    painted = threading.Event()
+    app, window, controller = create_app(argv, painted)
     output = build_desktop_output(app, window, controller, parse_gui_args(argv))
     if not output.start():
         return 0
-    QTimer.singleShot(0, controller.start)  # the window paints first, then the model loads
+    controller.start()  # the first frame says "Loading model"; the load itself waits for that frame
     return app.exec()

@@ -7,9 +7,10 @@ graph declares, read from the graph itself, so fp16 graphs get fp16 caches.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import onnxruntime as ort
@@ -19,7 +20,10 @@ from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.weights import ModelFormatError
 from app.engine.model_facts import METADATA_KEY, ModelFacts
 from app.engine.sessions import SessionConfig, create_session
-from app.engine.tokenizer import WhisperTokenizer
+from app.engine.tokenizer import WhisperTokenizer, parse_tokenizer_json
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 _ORT_TYPES: dict[str, type[np.floating[Any]]] = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
 
@@ -50,17 +54,12 @@ class WhisperRuntime:
         for name in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
             if not (model_dir / name).is_file():
                 raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
-        self.encoder, self.provider, self.fallback_reason = create_session(model_dir / ENCODER_FILE, config)
-        # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads were 1.6x
-        # faster per token than one on a quiet machine and still 1.1x faster with the other core
-        # busy (tiny.en int8, 60 steps: 2.9 vs 4.5 ms quiet, 3.9 vs 4.3 ms busy).
-        self.decoder, _, _ = create_session(model_dir / DECODER_FILE, SessionConfig(self.provider, config.threads))
+        parsed = self._open_sessions(model_dir, config)
         meta = self.decoder.get_modelmeta().custom_metadata_map
         if METADATA_KEY not in meta:
             raise ModelFormatError(f"{model_dir / DECODER_FILE} has no Earshot model metadata")
         self.facts = ModelFacts.from_json(meta[METADATA_KEY])
-        self.tokenizer = WhisperTokenizer((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"),
-                                          self.facts.multilingual)
+        self.tokenizer = WhisperTokenizer(parsed, self.facts.multilingual)
         inputs = {i.name: i for i in self.decoder.get_inputs()}
         self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
         self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
@@ -69,6 +68,27 @@ class WhisperRuntime:
         dims = self.facts.dims
         self._n_layers, self._heads, self._head_dim = (
             dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
+
+    def _open_sessions(self, model_dir: Path, config: SessionConfig) -> Tokenizer:
+        """Build the encoder and decoder sessions on two threads while this one parses the
+        tokenizer (returned): onnxruntime lets go of the GIL while it builds a session, the
+        tokenizer's parse holds it, so the three overlap (the model is ready sooner after start).
+        The decoder takes the encoder's provider: known up front on the CPU, after any fallback otherwise."""
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
+            encoder = pool.submit(create_session, model_dir / ENCODER_FILE, config)
+            # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads were 1.6x
+            # faster per token than one on a quiet machine and still 1.1x faster with the other core
+            # busy (tiny.en int8, 60 steps: 2.9 vs 4.5 ms quiet, 3.9 vs 4.3 ms busy).
+            on_cpu = config.provider.lower() == "cpu"
+            decoder = pool.submit(create_session, model_dir / DECODER_FILE, SessionConfig("cpu", config.threads)) \
+                if on_cpu else None
+            parsed = parse_tokenizer_json((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"))
+            self.encoder, self.provider, self.fallback_reason = encoder.result()
+            if decoder is None:
+                decoder = pool.submit(create_session, model_dir / DECODER_FILE,
+                                      SessionConfig(self.provider, config.threads))
+            self.decoder = decoder.result()[0]
+        return parsed
 
     def encode(self, mel: NDArray[np.float32]) -> CrossAttention:
         """mel [batch, n_mels, 3000] float32 -> cross-attention K/V for every decoder layer."""

@@ -25,15 +25,21 @@ class TokenizerError(Exception):
     """The tokenizer file is missing, unreadable or does not match the model."""
 
 
+def parse_tokenizer_json(tokenizer_json: str) -> Tokenizer:
+    """The `tokenizers` tokenizer of a tokenizer.json text; `TokenizerError` when it does not parse."""
+    try:
+        return Tokenizer.from_str(tokenizer_json)
+    except Exception as exc:  # the library raises plain Exception subclasses
+        log.warning("tokenizer.json did not parse", exc_info=True)
+        raise TokenizerError(f"cannot read tokenizer.json: {exc}") from None
+
+
 class WhisperTokenizer:
     """Encode and decode text, and name Whisper's special tokens."""
 
-    def __init__(self, tokenizer_json: str, multilingual: bool) -> None:
-        try:
-            self._tok = Tokenizer.from_str(tokenizer_json)
-        except Exception as exc:  # the library raises plain Exception subclasses
-            log.warning("tokenizer.json did not parse", exc_info=True)
-            raise TokenizerError(f"cannot read tokenizer.json: {exc}") from None
+    def __init__(self, tokenizer_json: str | Tokenizer, multilingual: bool) -> None:
+        """`tokenizer_json`: the text of tokenizer.json, or that text parsed (`parse_tokenizer_json`)."""
+        self._tok = tokenizer_json if isinstance(tokenizer_json, Tokenizer) else parse_tokenizer_json(tokenizer_json)
         self.multilingual = multilingual
         for name in ("<|endoftext|>", "<|startoftranscript|>", "<|notimestamps|>"):
             if self._tok.token_to_id(name) is None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import __version__
+import app
 from app.diagnostics import log_file_path
 from app.dictation.spoken_commands import DEFAULT_FILLERS, SPOKEN_COMMANDS
 from app.ui.icons import ICON_DIR
@@ -111,7 +111,7 @@ def about_text() -> str:
     log = log_file_path()
     folder = QUrl.fromLocalFile(str(log.parent)).toString()
     return (
-        f"<h3>Earshot {__version__}</h3><p>Offline dictation and transcription with Whisper."
+        f"<h3>Earshot {app.__version__}</h3><p>Offline dictation and transcription with Whisper."
         "<br>Your audio never leaves this computer.</p>"
         f'<p>Log file (the link opens its folder): <a href="{folder}">{log}</a></p>'
         "<p>Earshot is MIT licensed. The Whisper model weights are by OpenAI, MIT licensed. "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -30,6 +30,7 @@ from app.ui.closing import (
     ask_quit_while_transcribing,
     say_where_earshot_went,
 )
+from app.ui.first_paint import after_first_paint
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
@@ -70,7 +71,8 @@ class MainWindow(QMainWindow):
         follow_theme_setting(controller)
         self._connect()
         self._restore_geometry()
-        self._devices_listed = False  # PortAudio is asked once the window is up (showEvent)
+        self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
+        self._devices_after_paint = False
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
         self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
@@ -190,15 +192,15 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
     def showEvent(self, event: QShowEvent) -> None:
-        """The first show lists the input devices, after the window is on screen: PortAudio (and
-        NumPy, and the sound server's names) would otherwise delay the first paint."""
+        """The first show lists the input devices once the window has painted: PortAudio (with
+        NumPy, and the sound server's names) would otherwise delay its first frame."""
         super().showEvent(event)
-        if not self._devices_listed:
-            self._devices_listed = True
-            QTimer.singleShot(0, self._refresh_devices)
+        if not (self.devices_listed or self._devices_after_paint):
+            self._devices_after_paint = True
+            after_first_paint(self, self._refresh_devices)
 
     def _refresh_devices(self, rescan: bool = False) -> None:
-        self._devices_listed = True
+        self.devices_listed = True
         self.record_bar.set_devices(
             self.controller.input_devices(rescan), self.controller.settings.dictation.input_device
         )
