@@ -42,10 +42,11 @@ DEFAULT_FORMATS = ("q4-b32", "q4-b64", "q4-b128", "c6-b32", "c5-b32")
 
 
 def parse_format(name: str) -> VocabularyFormat:
-    """`q4-b64` -> 4-bit cells, blocks of 64; `c6-b32` -> 6-bit codes in 8-bit cells, blocks of 32."""
+    """`q4-b64` -> 4-bit cells, blocks of 64; `c6-b32` -> 6-bit codes in 8-bit cells, blocks of 32;
+    `a4-b32` -> 4-bit cells with a zero point per block (asymmetric), blocks of 32."""
     kind, block = name.split("-b")
     bits = int(kind[1:])
-    return VocabularyFormat(bits, 4 if kind[0] == "q" else 8, int(block))
+    return VocabularyFormat(bits, 8 if kind[0] == "c" else 4, int(block), asymmetric=kind[0] == "a")
 
 
 def _source_table() -> np.ndarray:

@@ -22,6 +22,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabulary
 from app.engine.loader import resolve_precision
 from app.engine.model import WhisperEngine
 from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
@@ -30,6 +31,12 @@ from app.engine.sessions import SessionConfig
 from app.engine.types import DecodeOptions, Precision
 
 _MIN_ELEMENTS = 1024  # smaller tensors are not worth a Cast node
+
+SHIPPED_VOCABULARY: VocabularyFormat | None = None
+"""The bundle's switch for its int8 decoder's shared vocabulary table (token embedding = output
+projection): None ships it as the converter writes it (8-bit); a format re-quantizes that one
+table (app/engine/convert/vocab_table.py), e.g. `VocabularyFormat(4, 4, 32, asymmetric=True)`:
+~10 MB less in each package for the WER cost README "Installers" measures (bench/vocab_formats.py)."""
 
 
 def share_repeated_scales(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
@@ -105,6 +112,20 @@ def verify_same_results(original: Path, compacted: Path, clip: Path) -> None:
         raise RuntimeError(f"the compacted graphs decode differently: {before} != {after}")
 
 
+def _with_vocabulary(source: Path, converted: Path, work: Path, fmt: VocabularyFormat) -> Path:
+    """A copy of the converted int8 folder whose decoder stores its vocabulary table at `fmt`,
+    re-quantized from the source weights' embedding ([vocab, state], fp16 -> float32)."""
+    from app.engine.convert.readers import read_weights
+
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(converted, work)
+    table = read_weights(source).tensors["decoder/embeddings/weight"].astype(np.float32)
+    decoder = requantize_vocabulary(onnx.load(str(converted / DECODER_FILE)), table, fmt)
+    onnx.save(decoder, str(work / DECODER_FILE))
+    print(f"model: vocabulary table re-quantized at {fmt}")
+    return work
+
+
 def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
     """Convert the bundled model (reusing `cache_dir` across builds) and stage its compacted graphs."""
     store = ModelStore(data_dir=cache_dir / "data", cache_dir=cache_dir)
@@ -120,6 +141,8 @@ def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
     finally:
         os.environ.pop(PORTABLE_ENV, None)
     print(f"model: {entry.name} {precision.value} converted in {time.perf_counter() - start:.1f} s ({converted})")
+    if SHIPPED_VOCABULARY is not None and precision is Precision.INT8:
+        converted = _with_vocabulary(entry.source, converted, staging.parent / "requantized", SHIPPED_VOCABULARY)
     target = staging / "models" / entry.name / precision.value
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)

@@ -1,5 +1,7 @@
-"""The ffmpeg command-line file-decoding backend, for installations without PyAV: the .deb,
-which depends on the distribution's `ffmpeg` package instead of carrying PyAV's FFmpeg.
+"""The ffmpeg command-line file-decoding backend, for installations without PyAV: the .deb
+(which depends on the distribution's `ffmpeg` package) and the .tar.xz (every desktop
+distribution packages ffmpeg), instead of carrying PyAV's FFmpeg. Without ffmpeg on PATH, PCM
+WAV files still decode (`wav_fallback`); other formats say to install ffmpeg.
 
 `ffprobe` says whether the file is media, whether it has an audio track and how long it is;
 `ffmpeg` decodes the first audio track to mono float32 at the wanted rate into a pipe, which is
@@ -23,6 +25,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from app.audio import wav_fallback
 from app.audio.decode_common import (
     NO_AUDIO_TRACK_REASON,
     NOT_MEDIA_REASON,
@@ -123,6 +126,8 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
     """The first audio track's duration in seconds (ffprobe, from metadata); None if unknown."""
     if is_raw_pcm(path):
         return os.path.getsize(path) / (2 * 16_000)  # s16le mono 16 kHz: exact
+    if shutil.which("ffprobe") is None:
+        return wav_fallback.duration(path)  # a PCM WAV's header; None for anything else
     try:
         info = _probe(path)
     except (AudioDecodeError, OSError, subprocess.TimeoutExpired, ValueError):
@@ -139,7 +144,12 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
 
 
 def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[Samples, None, None]:
-    """Yield mono float32 blocks (one second or less each) of the first audio track at `sample_rate`."""
+    """Yield mono float32 blocks (one second or less each) of the first audio track at `sample_rate`.
+    Without ffmpeg on PATH, an integer PCM WAV is read by `wav_fallback`; anything else raises
+    the "install ffmpeg" `AudioDecodeError`."""
+    if shutil.which("ffmpeg") is None and wav_fallback.readable(path):
+        yield from wav_fallback.decode_blocks(path, sample_rate)
+        return
     ffmpeg = _tool("ffmpeg", path)
     if not is_raw_pcm(path):
         info = _probe(path)

@@ -237,3 +237,53 @@ def test_opening_a_file_stream_runs_ffprobe_once(media: dict[str, Path], monkeyp
     media["mp3"].touch()  # changed on disk: asked again
     assert probe_duration(media["mp3"]) is not None
     assert len(runs) == 2
+
+
+@pytest.mark.parametrize("name", ["wav_8k", "wav_44k", "wav_48k", "wav_stereo"])
+def test_without_ffmpeg_wav_files_still_decode(
+    media: dict[str, Path], name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No ffmpeg on PATH (an installation without PyAV on a system without the ffmpeg package):
+    a PCM WAV gives ffmpeg's samples (resampled by soxr instead of libswresample: the same signal
+    within a small error), its duration, and the same 30 s chunks; an mp3 still says "install ffmpeg"."""
+    with_ffmpeg, duration = decode_audio(media[name]), probe_duration(media[name])
+    monkeypatch.setenv("PATH", str(tmp_path))
+    decoded = decode_audio(media[name])
+    assert abs(len(decoded) - len(with_ffmpeg)) <= LENGTH_TOLERANCE
+    n = min(len(decoded), len(with_ffmpeg))
+    error = np.sqrt(np.mean((decoded[:n] - with_ffmpeg[:n]) ** 2)) / np.sqrt(np.mean(with_ffmpeg[:n] ** 2))
+    assert error < (0.05 if name == "wav_8k" else 0.01), error
+    assert probe_duration(media[name]) == pytest.approx(duration, abs=0.01)
+    assert np.array_equal(np.concatenate(list(iter_audio_chunks(media[name], chunk_s=0.7))), decoded)
+    _assert_clear_error(media["mp3"], "install ffmpeg")
+
+
+def test_without_ffmpeg_8_24_and_32_bit_wavs_decode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every integer PCM width `wave` reads: the same 16 kHz tone, at its level, from each."""
+    import wave
+
+    tone = 0.5 * np.sin(2 * np.pi * 440 * np.arange(RATE) / RATE)
+    cells = {1: np.round(tone * 127 + 128).astype(np.uint8).tobytes(),
+             3: b"".join(int(v).to_bytes(3, "little", signed=True) for v in np.round(tone * 8388607)),
+             4: np.round(tone * 2147483647).astype("<i4").tobytes()}
+    monkeypatch.setenv("PATH", str(tmp_path))
+    for width, frames in cells.items():
+        path = tmp_path / f"tone_{8 * width}bit.wav"
+        with wave.open(str(path), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(width)
+            out.setframerate(RATE)
+            out.writeframes(frames)
+        np.testing.assert_allclose(decode_audio(path), tone, atol=1.0 / 127)
+
+
+def test_without_ffmpeg_bad_wavs_give_one_line_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = write_empty_wav(tmp_path / "no_samples.wav")
+    cut = tmp_path / "cut_after_header.wav"
+    cut.write_bytes(SOURCE_CLIP.read_bytes()[:45])
+    junk = write_random_bytes(tmp_path / "random_bytes.wav")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    _assert_clear_error(empty, "empty", "zero length")
+    _assert_clear_error(cut, "truncated")
+    _assert_clear_error(junk, "install ffmpeg")  # not a WAV `wave` reads: FFmpeg's to try
+    assert probe_duration(junk) is None

@@ -6,8 +6,9 @@ dependency), run from PATH, and removed.
 
 The frozen app also transcribes every encoding of the file-format tests (tests/audio) and
 replays a dictation, so a pruned bundle that lost a codec, a Qt plugin or an onnxruntime module
-fails here rather than on a user's machine. The installed .deb does both too: it carries no PyAV
-and decodes files with the system's ffmpeg command.
+fails here rather than on a user's machine. The unpacked tarball and the installed .deb do both
+too: neither carries PyAV (on Linux the bundle decodes files with the system's ffmpeg command,
+and WAV files without it).
 
 Set EARSHOT_TEST_DIST to a dist/ folder that `packaging/build.py` filled earlier in the same run
 to test those artifacts instead of building again.
@@ -90,7 +91,8 @@ def test_frozen_self_test_uses_the_shipped_model(dist: Path, tmp_path: Path) -> 
     output = _self_test([str(dist / "earshot" / "earshot")], env)
     assert f"shipped pre-converted graphs in {dist / 'earshot' / '_internal' / 'models'}" in output
     assert "platform offscreen" in output
-    assert "file audio decoded by PyAV" in output  # the bundle and the tarball keep PyAV
+    assert "file audio decoded by ffmpeg" in output  # no PyAV on Linux: the system's ffmpeg command
+    assert not (dist / "earshot" / "_internal" / "av").exists()
     _assert_first_start_converted_nothing(env)
 
 
@@ -178,13 +180,35 @@ def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
 
 
 def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
+    """Unpacked as the README says, the tarball (no PyAV: the system's ffmpeg command) passes the
+    self-test, decodes every format of the file-format tests and replays a dictation."""
     with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.xz") as tar:
         tar.extractall(tmp_path / "unpacked", filter="tar")
     folder = tmp_path / "unpacked" / f"earshot-{VERSION}"
+    assert not (folder / "_internal" / "av").exists()
     env = _user_env(tmp_path)  # no display and no QT_QPA_PLATFORM: the self-test must pick offscreen itself
     output = _self_test([str(folder / "earshot")], env)
     assert "no display: checked offscreen" in output
     _assert_first_start_converted_nothing(env)
+    _assert_every_format_gives_the_same_text(str(folder / "earshot"), env, tmp_path)
+    _assert_dictation_replays(str(folder / "earshot"), env)
+
+
+def test_tarball_without_ffmpeg_reads_wavs_and_says_to_install_it(dist: Path, tmp_path: Path) -> None:
+    """On a system without the ffmpeg package (no ffmpeg on PATH) the unpacked app still passes its
+    self-test and transcribes a WAV (Python's wave module); an mp3 gets the one-line "install ffmpeg"."""
+    with tarfile.open(dist / f"earshot-{VERSION}-linux-x86_64.tar.xz") as tar:
+        tar.extractall(tmp_path / "unpacked", filter="tar")
+    exe = str(tmp_path / "unpacked" / f"earshot-{VERSION}" / "earshot")
+    (tmp_path / "empty_path").mkdir()
+    env = _user_env(tmp_path, PATH=str(tmp_path / "empty_path"))
+    _self_test([exe], env)
+    mp3 = write_audio(tmp_path / "clip.mp3", read_wav_mono(SOURCE_CLIP), ENCODINGS["mp3"])
+    texts = _frozen_texts(exe, env, [SOURCE_CLIP], tmp_path / "out")
+    assert "good morning" in texts[SOURCE_CLIP.stem]
+    result = subprocess.run([exe, "transcribe", str(mp3)], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    assert "clip.mp3" in result.stderr and "install ffmpeg" in result.stderr, result.stderr
 
 
 def test_deb_installs_runs_from_path_and_removes(dist: Path, tmp_path: Path) -> None:

@@ -44,6 +44,8 @@ class VocabularyFormat:
     code_bits: int
     storage_bits: int
     block: int
+    asymmetric: bool = False
+    """Each block also gets its own zero point (codes span the block's [min, max], not +-absmax)."""
 
     def __post_init__(self) -> None:
         if self.storage_bits not in (4, 8):
@@ -76,6 +78,28 @@ def block_codes(table: NDArray[np.float32], fmt: VocabularyFormat) -> tuple[NDAr
         best_error[better], best_scale[better] = error[better], scale[better]
     codes = np.clip(np.rint(blocks / best_scale[..., None]), low, high) + fmt.zero_point
     return codes.astype(np.uint8), best_scale
+
+
+def asymmetric_codes(blocks: NDArray[np.float32], bits: int) -> tuple[NDArray[np.uint8], NDArray[np.float32],
+                                                                         NDArray[np.uint8]]:
+    """Blocks [rows, n_blocks, block] -> (codes uint8 in 0..2**bits - 1, same shape; scales [rows,
+    n_blocks] float32 that fp16 holds exactly; zero points [rows, n_blocks] uint8): weight = (code -
+    zero point) * scale, the scale per block picked from `SCALE_GRID` x (max - min) / qmax for the
+    least squared error, its zero point the code nearest to 0.0."""
+    qmax = (1 << bits) - 1
+    low, high = np.minimum(blocks.min(axis=2), 0.0), np.maximum(blocks.max(axis=2), 0.0)
+    span = np.maximum(high - low, np.float32(1e-8))
+    best = (np.full(span.shape, np.inf, np.float32), np.zeros_like(span), np.zeros(span.shape, np.float32))
+    for ratio in SCALE_GRID:
+        scale = (span / (qmax * ratio)).astype(np.float16).astype(np.float32)
+        zero = np.clip(np.rint(-(low + high) / 2 / scale + qmax / 2), 0, qmax)
+        codes = np.clip(np.rint(blocks / scale[..., None]) + zero[..., None], 0, qmax)
+        error = (((codes - zero[..., None]) * scale[..., None] - blocks) ** 2).sum(axis=2)
+        better = error < best[0]
+        best[0][better], best[1][better], best[2][better] = error[better], scale[better], zero[better]
+    scale, zero = best[1], best[2]
+    codes = np.clip(np.rint(blocks / scale[..., None]) + zero[..., None], 0, qmax)
+    return codes.astype(np.uint8), scale, zero.astype(np.uint8)
 
 
 def pack_cells(codes: NDArray[np.uint8], storage_bits: int) -> NDArray[np.uint8]:
@@ -114,10 +138,52 @@ def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
     gather = next(n for n in graph.node if n.op_type == "GatherBlockQuantized")
     if gather.input[0] != proj.input[1]:
         raise ValueError("the embedding does not read the projection's table: not an int8 decoder")
-    codes, scales = block_codes(table, fmt)
+    if fmt.asymmetric:
+        rows, state = table.shape
+        codes, scales, zero_points = asymmetric_codes(table.reshape(rows, state // fmt.block, fmt.block),
+                                                      fmt.code_bits)
+        _add_zero_points(graph, proj, gather, zero_points, fmt.storage_bits)
+    else:
+        codes, scales = block_codes(table, fmt)
     _replace(graph, proj.input[1], pack_cells(codes, fmt.storage_bits))
     _replace(graph, proj.input[2], scales)
     _replace(graph, gather.input[2], scales[..., None])  # [vocab, blocks, 1]: the gather's layout
     _set_attributes(proj, bits=fmt.storage_bits, block_size=fmt.block)
     _set_attributes(gather, bits=fmt.storage_bits, block_size=fmt.block)
     return decoder
+
+
+ZERO_POINTS = "decoder.vocabulary_zero_points"
+
+
+def _add_zero_points(graph: onnx.GraphProto, proj: onnx.NodeProto, gather: onnx.NodeProto,
+                     zero_points: NDArray[np.uint8], storage_bits: int) -> None:
+    """One stored zero-point table for both readers. MatMulNBits reads them packed per row ([rows *
+    n_blocks / 2] at 4 bits, the even block in the low nibble); GatherBlockQuantized (onnxruntime
+    1.32) reads one per byte, [rows, n_blocks, 1]: its copy is unpacked from the same bytes by
+    BitShift / Concat / Reshape nodes that onnxruntime folds when the session loads."""
+    rows, n_blocks = zero_points.shape
+    if storage_bits != 4 or n_blocks % 2:
+        raise ValueError("asymmetric tables need 4-bit cells and an even number of blocks per row")
+    packed = (zero_points[:, 0::2] | (zero_points[:, 1::2] << 4)).reshape(-1, 1).astype(np.uint8)
+    name = ZERO_POINTS
+    graph.initializer.extend([
+        numpy_helper.from_array(packed.reshape(-1), name),
+        numpy_helper.from_array(np.array([[4]], np.uint8), f"{name}.four"),
+        numpy_helper.from_array(np.array([-1, 1], np.int64), f"{name}.column"),
+        numpy_helper.from_array(np.array([rows, n_blocks, 1], np.int64), f"{name}.shape")])
+    nodes = [
+        helper.make_node("Reshape", [name, f"{name}.column"], [f"{name}.bytes"]),
+        helper.make_node("BitShift", [f"{name}.bytes", f"{name}.four"], [f"{name}.high"], direction="RIGHT"),
+        helper.make_node("BitShift", [f"{name}.bytes", f"{name}.four"], [f"{name}.up"], direction="LEFT"),
+        helper.make_node("BitShift", [f"{name}.up", f"{name}.four"], [f"{name}.low"], direction="RIGHT"),
+        helper.make_node("Concat", [f"{name}.low", f"{name}.high"], [f"{name}.pairs"], axis=1),
+        helper.make_node("Reshape", [f"{name}.pairs", f"{name}.shape"], [f"{name}.gather"]),
+    ]
+    for index, node in enumerate(nodes):
+        node.name = f"{node.output[0]}.make"
+        graph.node.insert(index, node)
+    for node, zero_input in ((proj, name), (gather, f"{name}.gather")):
+        while len(node.input) < 4:
+            node.input.append("")
+        node.input[3] = zero_input
