@@ -15,8 +15,9 @@ the latest hypothesis alone):
   Unlike SimulStreaming this runs on the finished greedy hypothesis (one extra teacher-forced
   decoder pass per decode), not inside the decoding loop.
 
-Either rule then holds words back where the decoder says it is guessing (issue 15, measured on
-the pauses session, where AlignAtt alone committed such guesses before their utterance ended):
+AlignAtt then holds words back where the decoder says it is guessing (issue 15, measured on the
+pauses session, where AlignAtt alone committed such guesses before their utterance ended;
+LocalAgreement's 1.5 s margin already waits longer than these holds, and is left as it was):
 
 - An utterance with less than `min_commit_audio_s` of audio so far commits nothing before the
   VAD ends it (its end commits it whole, from the whole utterance): from under a second of
@@ -27,7 +28,9 @@ the pauses session, where AlignAtt alone committed such guesses before their utt
   the speaker slurs stays unsure). Laughter before "Montreal" decoded "Ha ha ha." twice, "Ha" at
   0.12-0.13; committed, the words that followed no longer matched the committed text and were
   lost. "Americans asked" agreed at 0.22 and 0.30 before "not" was heard; with the rest of the
-  sentence Whisper writes "ask". Words without a measured probability (no word times) count as 1.
+  sentence Whisper writes "ask"; "going on" (0.46) before the speaker said "going else going on".
+  Words without a measured probability (no word times) count as 1. 0.5 against 0.4 took the
+  pauses session's WER 8.4 -> 7.3 at per-word p50 0.68 -> 0.76 s.
 """
 
 from __future__ import annotations
@@ -65,15 +68,17 @@ def committable(tail: Sequence[Word], agreed: int, audio_end_s: float, heard_s: 
                 agreeing: Sequence[Sequence[Word]], options: CommitOptions) -> int:
     """How many leading words of `tail` (absolute times, s) to commit while the utterance goes
     on: of the first `agreed`, those before the rule's horizon (`audio_end_s` minus the rule's
-    margin) and before the first unsure word (in `tail` or in one of the earlier hypotheses'
-    tails it agrees with, `agreeing`); none while the utterance has `heard_s` < the minimum
-    (see the module docstring)."""
-    if heard_s < options.min_commit_audio_s:
-        return 0
-    margin = options.attention_margin_s if options.commit_rule is CommitRule.ALIGN_ATT else options.commit_margin_s
-    horizon = audio_end_s - margin
+    margin); with AlignAtt only those before the first unsure word (in `tail` or in one of the
+    earlier hypotheses' tails it agrees with, `agreeing`), and none while the utterance has
+    `heard_s` < the minimum (see the module docstring)."""
     n = min(agreed, len(tail))
-    n = next((i for i in range(n) if _unsure(tail, agreeing, i, audio_end_s, options)), n)
+    if options.commit_rule is CommitRule.LOCAL_AGREEMENT:
+        horizon = audio_end_s - options.commit_margin_s
+    elif heard_s < options.min_commit_audio_s:
+        return 0
+    else:
+        horizon = audio_end_s - options.attention_margin_s
+        n = next((i for i in range(n) if _unsure(tail, agreeing, i, audio_end_s, options)), n)
     while n and tail[n - 1].end > horizon:
         n -= 1
     return n
