@@ -76,6 +76,7 @@ class StreamingPolicy:
         self.window_start = 0  # absolute 16 kHz index of the current window
         self.last_decode_end = 0
         self.floor = 0  # no window may start before this (end of the previous utterance)
+        self._utterance_start = 0  # absolute 16 kHz index where the current utterance began
         self.committed: list[Word] = []  # whole session
         self._in_window: list[Word] = []  # committed words whose audio is in the window
         self._prev_tail: list[Word] = []
@@ -107,6 +108,7 @@ class StreamingPolicy:
             self._in_window = []
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
+        self._utterance_start = start
         self._prev_tail = []
         self._older_tails = []
 
@@ -117,9 +119,9 @@ class StreamingPolicy:
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
-        o = self.options
-        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, o.commit_rule, o.commit_margin_s,
-                        o.attention_margin_s)
+        heard_s = (end - self._utterance_start) / SAMPLE_RATE
+        agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
+        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options)
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
         new = tail[:n]
@@ -224,7 +226,7 @@ class StreamingPolicy:
             end_s = min(offset + seg.end, limit)
             if seg.words:  # cross-attention times (DecodeOptions.word_timestamps)
                 timed = [(w.word, min(offset + w.start, limit), min(offset + w.end, limit)) for w in seg.words]
-                words.extend(timed_words(seg.text, timed, start_s, end_s))
+                words.extend(timed_words(seg.text, timed, start_s, end_s, [w.probability for w in seg.words]))
             else:
                 words.extend(split_words(seg.text, start_s, end_s))
             seg_word_end.append(len(words))

@@ -34,8 +34,9 @@ class PolicyOptions:
     `max_window_s`: force-commit a window that reaches this length (must stay below 30).
     `prompt_tokens`: how many tokens of earlier committed text prompt the decoder (0 = none).
     `agreement`: how many consecutive hypotheses must agree on a word (LocalAgreement-n).
-    `commit_margin_s`: agreed words ending this close to the end of the audio stay tentative
-    (the first decodes of an utterance hear only a fraction of a word, and may agree on a guess).
+    `commit_margin_s`: under LocalAgreement, agreed words ending this close to the end of the
+    audio stay tentative (the first decodes of an utterance hear only a fraction of a word, and
+    may agree on a guess).
     `join_gap_s`: an utterance starting within this many seconds of the previous one keeps the
     previous (committed) audio in its window, so Whisper hears the whole sentence.
     `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
@@ -48,7 +49,14 @@ class PolicyOptions:
     `commit_rule`: which agreed words may be committed (commit_rule.py): LocalAgreement with the
     fixed `commit_margin_s`, or AlignAtt, which keeps words whose cross-attention reaches into the
     last `attention_margin_s` of audio tentative (it times every window's words from the
-    alignment heads, so it decodes with `word_timestamps` whatever `decode` says).
+    alignment heads, so it decodes with `word_timestamps` whatever `decode` says; use it with
+    agreement 2). Not the default yet: it commits the first words of a sentence after a pause
+    in a window still holding the previous one, where Whisper writes them lower-case with no
+    period before ("country she had"; test_sentence_shape.py).
+    `min_commit_audio_s`, `min_word_probability`, `unsure_wait_s` (AlignAtt only): while an
+    utterance goes on, nothing is committed before it has this much audio (s), and no agreed
+    word under this probability (nor the words after it) until it ends `unsure_wait_s` before
+    the audio does; the end of the utterance commits them (commit_rule.py says why).
     `close_sentences`: sentence shape across utterances (sentence_shape.py): a period between an
     utterance that ends without a mark and one that starts a sentence (in a fresh window only
     after `sentence_pause_s` of silence), the model's period kept before a capitalised word, and
@@ -72,6 +80,9 @@ class PolicyOptions:
     guards: GuardOptions = field(default_factory=GuardOptions)
     commit_rule: CommitRule = CommitRule.LOCAL_AGREEMENT
     attention_margin_s: float = 0.4
+    min_commit_audio_s: float = 1.0
+    min_word_probability: float = 0.5
+    unsure_wait_s: float = 2.0
     close_sentences: bool = True
     sentence_pause_s: float = 0.8
     final_beam_size: int = 1
@@ -79,8 +90,13 @@ class PolicyOptions:
     def __post_init__(self) -> None:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
-        if min(self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s) < 0:
-            raise ValueError("commit_margin_s, attention_margin_s and sentence_pause_s must not be negative")
+        seconds = (self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s, self.min_commit_audio_s,
+                   self.unsure_wait_s)
+        if min(seconds) < 0:
+            raise ValueError("commit_margin_s, attention_margin_s, sentence_pause_s, min_commit_audio_s and "
+                             "unsure_wait_s must not be negative")
+        if not 0 <= self.min_word_probability <= 1:
+            raise ValueError(f"min_word_probability must be between 0 and 1, not {self.min_word_probability}")
         if self.final_beam_size < 1:
             raise ValueError(f"final_beam_size must be at least 1, not {self.final_beam_size}")
         if not 0 < self.max_window_s < 30:

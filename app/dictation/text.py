@@ -17,11 +17,14 @@ _NON_SPEECH = re.compile(r"\[[^\]]*\]|\([^)]*\)|[♪♫♬*]")
 @dataclass(frozen=True)
 class Word:
     """One word of a hypothesis. `text` keeps Whisper's leading space and punctuation;
-    `start`/`end` are estimated absolute times in seconds of session audio."""
+    `start`/`end` are estimated absolute times in seconds of session audio; `probability` the
+    decoder's (mean over the word's tokens, lowest over the timed pieces it spans), 1.0 where
+    the decode did not time words."""
 
     text: str
     start: float
     end: float
+    probability: float = 1.0
 
     @property
     def norm(self) -> str:
@@ -52,12 +55,14 @@ def split_words(text: str, start: float, end: float) -> list[Word]:
     return words
 
 
-def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float) -> list[Word]:
+def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float,
+                probabilities: Sequence[float] = ()) -> list[Word]:
     """`split_words(text, start, end)` with each word's times taken from `timed`, the same text
     as (word, start s, end s) pieces that the cross-attention aligner timed (their split may
     differ: "well-known" is one word here, three pieces there). Letters are matched in order,
     so the words (and LocalAgreement) are the same with and without times; where the letters
-    do not match up, the interpolated times stay."""
+    do not match up, the interpolated times stay. `probabilities`: one per piece of `timed`
+    (empty: all 1.0); a word gets the lowest of the pieces its letters are in."""
     words = split_words(text, start, end)
     letter_times = _letter_times(timed)
     counts = [sum(1 for c in w.text if _is_letter(c)) for w in words]
@@ -65,8 +70,9 @@ def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: flo
         return words
     out, pos = [], 0
     for word, n in zip(words, counts, strict=True):
-        first, last = letter_times[pos], letter_times[pos + n - 1]
-        out.append(Word(word.text, first[0], last[1]))
+        letters = letter_times[pos : pos + n]
+        prob = min(probabilities[i] for _, _, i in letters) if probabilities else 1.0
+        out.append(Word(word.text, letters[0][0], letters[-1][1], prob))
         pos += n
     return out
 
@@ -76,10 +82,11 @@ def _is_letter(c: str) -> bool:
     return not c.isspace() and c != "'" and _PUNCT.match(c) is None
 
 
-def _letter_times(timed: Sequence[tuple[str, float, float]]) -> list[tuple[float, float]]:
-    """(start, end) of the piece each kept letter of the joined, non-speech-stripped text is in."""
+def _letter_times(timed: Sequence[tuple[str, float, float]]) -> list[tuple[float, float, int]]:
+    """(start, end, piece index) of the piece each kept letter of the joined, non-speech-stripped
+    text is in."""
     text = "".join(piece for piece, _, _ in timed)
-    spans = [(s, e) for piece, s, e in timed for _ in piece]
+    spans = [(s, e, i) for i, (piece, s, e) in enumerate(timed) for _ in piece]
     removed = [False] * len(text)
     for match in _NON_SPEECH.finditer(text):
         removed[match.start() : match.end()] = [True] * (match.end() - match.start())

@@ -19,7 +19,7 @@ from app.dictation.text import join_words
 from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
 
 RATE = 16000
-TimedPiece = tuple[str, float, float]
+TimedPiece = tuple[str, float, float] | tuple[str, float, float, float]  # word, start, end[, probability]
 Hyp = list[tuple[float, float, str]] | list[tuple[float, float, str, list[TimedPiece]]]
 
 
@@ -33,9 +33,9 @@ class ScriptedDecoder:
 
     tokenizer = _Tokenizer()
 
-    def __init__(self, script: Sequence[Hyp], no_speech_prob: float = 0.01) -> None:
+    def __init__(self, script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01) -> None:
         self.script = list(script)
-        self.no_speech_prob = no_speech_prob
+        self.no_speech = [no_speech_prob] * len(script) if isinstance(no_speech_prob, float) else list(no_speech_prob)
         self.windows_s: list[float] = []
         self.timed_requests: list[bool] = []  # per decode: were word times asked for
         self.beams: list[int] = []  # per decode: the beam size asked for
@@ -47,15 +47,18 @@ class ScriptedDecoder:
         self.beams.append(options.beam_size)
         segments = []
         for i, (start, end, text, *timed) in enumerate(self.script.pop(0)):
-            words = [Word(w, ws, we, 1.0) for w, ws, we in timed[0]] if timed else None
+            words = [Word(w, ws, we, *(p or [1.0])) for w, ws, we, *p in timed[0]] if timed else None
             segments.append(Segment(i, start, end, text, words=words))
         text = "".join(seg.text for seg in segments)
-        return WindowResult([], text, segments, "en", 1.0, -0.2, self.no_speech_prob, 1.2, 0.0)
+        return WindowResult([], text, segments, "en", 1.0, -0.2, self.no_speech.pop(0), 1.2, 0.0)
 
 
-def make_policy(script: Sequence[Hyp], **options: float) -> tuple[StreamingPolicy, ScriptedDecoder]:
-    decoder = ScriptedDecoder(script)
-    opts = PolicyOptions(**{"agreement": 2, "commit_margin_s": 0.0, **options})  # type: ignore[arg-type]
+def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01,
+                **options: object) -> tuple[StreamingPolicy, ScriptedDecoder]:
+    """The policy on `script`; LocalAgreement-2 without margin unless `options` say otherwise."""
+    decoder = ScriptedDecoder(script, no_speech_prob)
+    defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT}
+    opts = PolicyOptions(**{**defaults, **options})  # type: ignore[arg-type]
     policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts)
     return policy, decoder
 
@@ -286,3 +289,65 @@ def test_local_agreement_keeps_its_fixed_margin_on_the_same_hypotheses() -> None
     policy.begin(0)
     policy.decode(s(2.0))
     assert join_words(policy.decode(s(2.0)).committed) == " one"
+
+
+# ---------------------------------------------------------------- holding what the decoder guesses
+def _align_att(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01,
+               **options: object) -> tuple[StreamingPolicy, ScriptedDecoder]:
+    return make_policy(script, no_speech_prob, commit_rule=CommitRule.ALIGN_ATT, attention_margin_s=0.4, **options)
+
+
+def test_a_short_utterance_commits_nothing_before_its_end() -> None:
+    """0.9 s of an utterance: two hypotheses agree on "Have a" far from the end of the audio, but
+    that is what under a second of "And Mr. John" sounds like; the VAD's end commits the whole."""
+    guess = [(0.0, 0.9, " Have a", [(" Have", 0.1, 0.3), (" a", 0.3, 0.4)])]
+    policy, _ = _align_att([guess, guess, [(0.0, 1.2, " And Mr. John.")]])
+    policy.begin(0)
+    policy.decode(s(0.7))
+    assert policy.decode(s(0.9)).committed == []
+    assert join_words(policy.finish(s(1.2)).committed) == " And Mr. John"
+
+
+def test_the_hold_ends_once_the_utterance_has_heard_enough_audio() -> None:
+    short = [(0.0, 0.9, " one two", [(" one", 0.1, 0.3), (" two", 0.4, 0.6)])]
+    policy, _ = _align_att([short, short, short], min_commit_audio_s=1.0)
+    policy.begin(0)
+    policy.decode(s(0.9))
+    assert policy.decode(s(0.9)).committed == []  # agreed, "one" before the horizon: held
+    assert join_words(policy.decode(s(1.2)).committed) == " one two"
+
+
+def test_laughter_the_decoder_is_unsure_of_is_not_committed_and_the_words_after_it_are() -> None:
+    """Laughter before "Montreal": two decodes agree on "Ha ha ha." far from the end of the
+    audio, "Ha" at probability 0.12-0.13. Nothing of it is committed; the word heard next is,
+    and the end of the utterance commits what the whole of it decodes to."""
+    def laugh(p_ha: float) -> Hyp:
+        return [(0.0, 1.5, " Ha ha ha.", [(" Ha", 0.4, 0.6, p_ha), (" ha", 0.6, 0.7, 0.6), (" ha.", 0.7, 0.9, 0.7)])]
+    word = [(0.0, 3.0, " Montreal", [(" Montreal", 1.6, 2.2, 0.8)])]
+    policy, _ = _align_att([laugh(0.13), laugh(0.12), word, word, [(0.0, 3.5, " Montreal.")]])
+    policy.begin(0)
+    policy.decode(s(1.5))
+    assert policy.decode(s(2.0)).committed == []
+    policy.decode(s(3.0))
+    assert join_words(policy.decode(s(3.0)).committed) == " Montreal"
+    policy.finish(s(3.5))
+    assert join_words(policy.committed) == " Montreal"
+
+
+def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_after_it() -> None:
+    """"Americans asked" agreed on at probability 0.22 and 0.30 before "not" was heard: "asked"
+    and what follows it wait ("Americans", 0.94, is committed), also when the next hypothesis
+    is surer (0.49): every agreeing hypothesis must be. Once it ends `unsure_wait_s` before the
+    end of the audio, waiting no longer helps: it is committed."""
+    def hyp(p_asked: float, end: float = 3.0) -> Hyp:
+        return [(0.0, end, " my fellow Americans asked not",
+                 [(" my", 0.1, 0.3, 0.6), (" fellow", 0.4, 0.7, 0.95), (" Americans", 0.8, 1.3, 0.94),
+                  (" asked", 1.4, 1.8, p_asked), (" not", 1.9, 2.2, 0.8)])]
+    policy, _ = _align_att([hyp(0.22), hyp(0.30), hyp(0.49), hyp(0.3, 4.0)], unsure_wait_s=2.0)
+    policy.begin(0)
+    policy.decode(s(3.0))
+    update = policy.decode(s(3.0))
+    assert join_words(update.committed) == " my fellow Americans"
+    assert join_words(update.tentative) == " asked not"
+    assert policy.decode(s(3.0)).committed == []
+    assert join_words(policy.decode(s(4.0)).committed) == " asked not"  # "asked" ended 2.2 s ago
