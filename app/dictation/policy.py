@@ -76,7 +76,8 @@ class StreamingPolicy:
         self.window_start = 0  # absolute 16 kHz index of the current window
         self.last_decode_end = 0
         self.floor = 0  # no window may start before this (end of the previous utterance)
-        self._utterance_start = 0  # absolute 16 kHz index where the current utterance began
+        self._utterance_start = 0  # absolute 16 kHz index where the current utterance's own audio starts
+        self._joined = False  # its window still starts in the previous utterance (`begin`)
         self.committed: list[Word] = []  # whole session
         self._in_window: list[Word] = []  # committed words whose audio is in the window
         self._prev_tail: list[Word] = []
@@ -106,9 +107,9 @@ class StreamingPolicy:
         if not joined:
             self.window_start = start
             self._in_window = []
+        self._utterance_start, self._joined = start, joined
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
-        self._utterance_start = start
         self._prev_tail = []
         self._older_tails = []
 
@@ -118,7 +119,7 @@ class StreamingPolicy:
         decodes with `PolicyOptions.final_beam_size`."""
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
-        hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
+        hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
         agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
         n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options)
@@ -141,7 +142,7 @@ class StreamingPolicy:
         elif self.last_decode_end == end and self.decodes:
             new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
         else:
-            _, _, new, verdict, decode_s = self._hypothesis(min(end, self.window_start + MAX_WINDOW), final=True)
+            _, _, new, verdict, decode_s = self._utterance_hypothesis(min(end, self.window_start + MAX_WINDOW), True)
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
@@ -184,6 +185,24 @@ class StreamingPolicy:
         for older in self._older_tails:
             n = min(n, common_prefix(older, tail))
         return n
+
+    def _utterance_hypothesis(self, end: int, final: bool) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+        """`_hypothesis`, but a joined window whose decode writes nothing after the committed words
+        once the new utterance has `unjoin_after_s` of audio is given up: Whisper, hearing a
+        finished sentence, a pause and new speech, can end the text with the old sentence and drop
+        the new one whole (the reverberant TIMIT sentence after LJ001-0001). The utterance is then
+        decoded alone, as offline hears it."""
+        found = self._hypothesis(end, final)
+        heard_s = (end - self._utterance_start) / SAMPLE_RATE
+        if not self._joined or found[2] or heard_s < self.options.unjoin_after_s:
+            return found
+        self._joined = False
+        self.window_start, self._in_window = self._utterance_start, []
+        self._prev_tail, self._older_tails = [], []
+        if self._boundary is not None:
+            self._boundary = UtteranceBoundary(self._boundary.pause_s, joined=False)
+        hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
+        return hyp, k, tail, verdict, decode_s + found[4]
 
     def _hypothesis(self, end: int, final: bool = False) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
         """Decode [window_start, end) (with the final-decode options if `final`): the hypothesis,

@@ -1,0 +1,47 @@
+"""Joined windows with a scripted decoder (fast: no model; see test_policy_scripted.py for why the
+decoder is scripted). An utterance that starts within `join_gap_s` of the previous one is
+decoded in a window that still holds the previous utterance's audio."""
+
+from __future__ import annotations
+
+from test_policy_scripted import make_policy, s
+
+from app.dictation.text import join_words
+
+_DONE = [(0.0, 2.0, " It is done.")]
+
+
+def test_a_joined_window_that_drops_the_new_utterance_is_decoded_alone() -> None:
+    """Measured on the reverberant TIMIT sentence after LJ001-0001: every decode of the joined
+    window wrote the finished sentence and stopped, and the new sentence was dropped whole. Once
+    the new utterance has `unjoin_after_s` of audio, its own audio is decoded alone."""
+    policy, decoder = make_policy([
+        _DONE,
+        _DONE,  # 0.5 s of the new utterance: too early to judge
+        _DONE,  # 1.1 s: still nothing new, so the window is given up ...
+        [(0.0, 1.1, " She had your dark suit")],  # ... and the utterance decoded alone
+        [(0.0, 1.5, " She had your dark suit in greasy")],
+    ], unjoin_after_s=1.0)
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.5))
+    assert policy.window_start == 0  # joined
+    assert policy.decode(s(3.0)).tentative == []
+    update = policy.decode(s(3.6))
+    assert policy.window_start == s(2.5)
+    assert decoder.windows_s == [2.0, 3.0, 3.6, 1.1]
+    assert join_words(update.tentative) == " She had your dark suit"
+    assert join_words(policy.finish(s(4.0)).committed) == ". She had your dark suit in greasy"
+    assert join_words(policy.committed) == " It is done. She had your dark suit in greasy"
+
+
+def test_a_joined_window_that_hears_the_new_words_is_kept() -> None:
+    policy, decoder = make_policy([
+        [(0.0, 2.0, " And so my fellow Americans.")],
+        [(0.0, 3.6, " And so my fellow Americans, ask not")],
+    ], unjoin_after_s=1.0)
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.5))
+    assert join_words(policy.finish(s(3.6)).committed) == ", ask not"
+    assert policy.window_start == 0 and decoder.windows_s == [2.0, 3.6]
