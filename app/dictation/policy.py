@@ -77,7 +77,7 @@ class StreamingPolicy:
         self.last_decode_end = 0
         self.floor = 0  # no window may start before this (end of the previous utterance)
         self._utterance_start = 0  # absolute 16 kHz index where the current utterance's own audio starts
-        self._joined = False  # its window still starts in the previous utterance (`begin`)
+        self._joined = False  # its window starts in the previous utterance, after a sentence pause (`begin`)
         self.committed: list[Word] = []  # whole session
         self._in_window: list[Word] = []  # committed words whose audio is in the window
         self._prev_tail: list[Word] = []
@@ -107,7 +107,8 @@ class StreamingPolicy:
         if not joined:
             self.window_start = start
             self._in_window = []
-        self._utterance_start, self._joined = start, joined
+        self._utterance_start = start
+        self._joined = joined and gap >= self.options.unjoin_min_pause_s  # `_utterance_hypothesis` may give it up
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
         self._prev_tail = []

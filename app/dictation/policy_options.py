@@ -42,6 +42,9 @@ class PolicyOptions:
     `unjoin_after_s`: a joined window whose decode still writes nothing new once the new
     utterance has this much audio is given up and the utterance decoded alone (Whisper can end
     the text with the previous sentence and drop the new one whole).
+    `unjoin_min_pause_s`: only an utterance that follows at least this much silence (VAD padding
+    included) is given up that way: in continuous speech (0.35 s pauses) the joined window goes
+    on with the same sentence, and decoding each utterance alone cost 3.3 WER points.
     `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
     . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
     continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
@@ -75,6 +78,7 @@ class PolicyOptions:
     commit_margin_s: float = 1.5
     join_gap_s: float = 1.5
     unjoin_after_s: float = 1.0
+    unjoin_min_pause_s: float = 0.8
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
     hold_unfinished_s: float = 0.5
@@ -95,10 +99,10 @@ class PolicyOptions:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
         seconds = (self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s, self.min_commit_audio_s,
-                   self.unsure_wait_s, self.unjoin_after_s)
+                   self.unsure_wait_s, self.unjoin_after_s, self.unjoin_min_pause_s)
         if min(seconds) < 0:
             raise ValueError("commit_margin_s, attention_margin_s, sentence_pause_s, min_commit_audio_s, "
-                             "unsure_wait_s and unjoin_after_s must not be negative")
+                             "unsure_wait_s, unjoin_after_s and unjoin_min_pause_s must not be negative")
         if not 0 <= self.min_word_probability <= 1:
             raise ValueError(f"min_word_probability must be between 0 and 1, not {self.min_word_probability}")
         if self.final_beam_size < 1:
