@@ -68,6 +68,7 @@ class DictationController(QObject):
         self._history = history
         self._request_options = request_options
         self._session: DictationSession | None = None
+        self._ended: list[DictationSession] = []  # cancelled or ended, their worker maybe still decoding
         self._session_number = 0
         self._entry_id: int | None = None
         self._error = ""  # the error a session reported; shown once it has ended
@@ -122,11 +123,13 @@ class DictationController(QObject):
         self._set_state(RecordState.IDLE)
 
     def shutdown(self, timeout_s: float = 3.0) -> None:
-        """Cancel and wait for the worker, so no model call is cut off at interpreter exit."""
-        session = self._session
+        """Cancel and wait for the workers, the current session's and those of sessions that
+        ended but may still be decoding: a model call cut off at interpreter exit aborts the
+        process (its thread is stopped inside onnxruntime's C++ code)."""
         self.cancel()
-        if session is not None:
+        for session in self._ended:
             session.join(timeout_s)
+        self._ended = [s for s in self._ended if not s.join(0)]
 
     @property
     def active(self) -> bool:
@@ -223,6 +226,9 @@ class DictationController(QObject):
             self._set_state(RecordState.HEARING_SPEECH)
 
     def _end_session(self) -> None:
+        self._ended = [s for s in self._ended if not s.join(0)]  # forget the workers that are done
+        if self._session is not None:
+            self._ended.append(self._session)
         self._session = None
         self._session_number += 1  # whatever that session still sends is stale
         self._level_timer.stop()
