@@ -290,10 +290,21 @@ def run_gui(argv: list[str]) -> int:
 
     if forward_to_running_instance():
         return 0  # the running Earshot came to the front
+    from app.ui.first_paint import after_first_paint
+
     painted = threading.Event()
     app, window, controller = create_app(argv, painted)
     output = build_desktop_output(app, window, controller, parse_gui_args(argv))
-    if not output.start():
-        return 0
     controller.start()  # the first frame says "Loading model"; the load itself waits for that frame
+    # Also when the app quits without closing the window (a signal, `app.quit()`): the workers
+    # must be joined before the interpreter exits (closing the window shuts down first).
+    app.aboutToQuit.connect(controller.shutdown)
+
+    def start_desktop_session() -> None:
+        if not output.start():  # another Earshot took the control channel since the check above
+            app.quit()
+
+    # The hotkey's X11 grab (python-xlib, a second X connection) and the control channel wait for
+    # the first frame too; `earshot status` answers only once the hotkey is held.
+    after_first_paint(window, start_desktop_session)
     return app.exec()
