@@ -6,7 +6,8 @@ float weights of the fp32 graphs; in the int8 graphs the token embedding and wha
 are stored as fp16 and widened by a `Cast` that onnxruntime constant-folds into the same fp32
 tensor when the session loads. The arithmetic is unchanged (`verify_same_results` checks that
 tokens and log-probabilities are identical on real audio); the files shrink by a third (int8) to
-a half (fp32).
+a half (fp32). The encoder's sinusoidal position table is not stored at all: nodes compute it,
+bit for bit, when the session loads (`computed_positions`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+from numpy.typing import NDArray
 from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
@@ -63,12 +65,69 @@ def share_repeated_scales(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
     return reshapes
 
 
+POSITIONS = "encoder.positions"
+"""The encoder's sinusoidal position table, [frames, state] float32 in the converted graph."""
+
+
+def inverse_timescales(channels: int) -> NDArray[np.float64]:
+    """[channels / 2] float64 angular frequencies (radians per frame), geometric from 1 to 1/10000."""
+    return np.exp(-np.log(10000) / (channels // 2 - 1) * np.arange(channels // 2, dtype=np.float64))
+
+
+def whisper_sinusoids(frames: int, channels: int) -> NDArray[np.float64]:
+    """Whisper's encoder positions [frames, channels] float64: sin | cos of position x inverse
+    timescale (openai-whisper's `sinusoids`, which computes them in float64 before its checkpoints
+    store them as float32 -> fp16)."""
+    angles = np.arange(frames, dtype=np.float64)[:, None] * inverse_timescales(channels)[None, :]
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
+
+
+def computed_positions(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """Replace the stored sinusoid table (1500 x 384 for tiny.en: 1.15 MB as fp16, and sine values
+    barely compress) by nodes that onnxruntime folds into the same fp32 tensor at session load:
+    Range x inverse timescales in float64, Sin | Cos, then rounded float64 -> float32 -> fp16 ->
+    float32 as the checkpoint was. Only when that rounding of `whisper_sinusoids` equals the stored
+    table bit for bit; returns the nodes (they read initializers only), or [] and `graph` unchanged.
+
+    Bit-exact on other CPUs too: every value stays the same if float64 sin/cos err by up to 1e-11
+    (measured on tiny.en's table; glibc's and onnxruntime's agree within 7e-16)."""
+    stored = next((t for t in graph.initializer if t.name == POSITIONS), None)
+    if stored is None or stored.data_type != TensorProto.FLOAT or len(stored.dims) != 2:
+        return []
+    frames, channels = (int(d) for d in stored.dims)
+    rounded = whisper_sinusoids(frames, channels).astype(np.float32).astype(np.float16).astype(np.float32)
+    if not np.array_equal(rounded, numpy_helper.to_array(stored)):
+        return []
+    graph.initializer.remove(stored)
+    name = POSITIONS
+    inverse = inverse_timescales(channels)[None, :]  # [1, channels / 2]
+    graph.initializer.extend([numpy_helper.from_array(inverse, f"{name}.inverse"),
+                              numpy_helper.from_array(np.array(0.0), f"{name}.first"),
+                              numpy_helper.from_array(np.array(float(frames)), f"{name}.frames"),
+                              numpy_helper.from_array(np.array(1.0), f"{name}.step"),
+                              numpy_helper.from_array(np.array([1], np.int64), f"{name}.column")])
+    # (op, inputs, output, attributes), names under `name.`: all float64 until the Casts.
+    steps = [("Range", ["first", "frames", "step"], "position", {}),
+             ("Unsqueeze", ["position", "column"], "position_column", {}),  # [frames, 1]
+             ("Mul", ["position_column", "inverse"], "angle", {}),  # [frames, channels / 2]
+             ("Sin", ["angle"], "sin", {}), ("Cos", ["angle"], "cos", {}),
+             ("Concat", ["sin", "cos"], "table64", {"axis": 1}),
+             ("Cast", ["table64"], "table32", {"to": TensorProto.FLOAT}),
+             ("Cast", ["table32"], "table16", {"to": TensorProto.FLOAT16})]
+    nodes = [helper.make_node(op, [f"{name}.{i}" for i in inputs], [f"{name}.{out}"], name=f"{name}.{out}.make",
+                              **attrs) for op, inputs, out, attrs in steps]
+    nodes.append(helper.make_node("Cast", [f"{name}.table16"], [name], name=f"{name}.widen", to=TensorProto.FLOAT))
+    return nodes
+
+
 def compact_graph(source: Path, target: Path) -> tuple[int, int]:
     """Copy the graph at `source` to `target`, fp32 weights that fp16 holds exactly stored as
-    fp16 + Cast, scales stored twice stored once (`share_repeated_scales`). Returns (elements
+    fp16 + Cast, scales stored twice stored once (`share_repeated_scales`), Whisper's sinusoid
+    table computed at load instead of stored (`computed_positions`). Returns (elements
     stored as fp16, elements kept in fp32)."""
     model = onnx.load(str(source))
     graph = model.graph
+    positions = computed_positions(graph)
     reshapes = share_repeated_scales(graph)
     kept: list[onnx.TensorProto] = []
     casts: list[onnx.NodeProto] = []
@@ -89,8 +148,9 @@ def compact_graph(source: Path, target: Path) -> tuple[int, int]:
     graph.initializer.extend(kept)
     nodes = list(graph.node)
     del graph.node[:]
-    # The Casts read only initializers, the Reshapes Casts' outputs: first keeps topological order.
-    graph.node.extend(casts + reshapes + nodes)
+    # The position nodes and Casts read only initializers, the Reshapes Casts' outputs: first keeps
+    # topological order.
+    graph.node.extend(positions + casts + reshapes + nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
     return halved, full

@@ -19,7 +19,7 @@ from app.engine.model_store import ModelStore
 from app.engine.types import Precision
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
-from build_model import compact_graph, verify_same_results
+from build_model import POSITIONS, compact_graph, computed_positions, verify_same_results, whisper_sinusoids
 
 
 def _float_tables(path: Path) -> list[tuple[int, ...]]:
@@ -39,4 +39,46 @@ def test_staged_int8_decoder_stores_the_vocabulary_scales_once(tmp_path: Path, m
         compact_graph(converted / name, tmp_path / name)
     shutil.copy2(converted / TOKENIZER_FILE, tmp_path / TOKENIZER_FILE)
     assert len([s for s in _float_tables(tmp_path / DECODER_FILE) if s[0] == 51864]) == 1
+    assert (1500, 384) in _float_tables(converted / ENCODER_FILE)
+    assert (1500, 384) not in _float_tables(tmp_path / ENCODER_FILE)  # computed at load (`computed_positions`)
     verify_same_results(converted, tmp_path, REPO_ROOT / "resources" / "selftest.wav")  # raises if not
+
+
+def _positions_model(table: np.ndarray) -> onnx.ModelProto:
+    """A graph whose one output is the `encoder.positions` initializer ([frames, state] float32)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = helper.make_graph([helper.make_node("Identity", [POSITIONS], ["table"])], "positions", [],
+                              [helper.make_tensor_value_info("table", TensorProto.FLOAT, list(table.shape))],
+                              [numpy_helper.from_array(table, POSITIONS)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_the_computed_position_table_is_the_stored_one_bit_for_bit() -> None:
+    """onnxruntime, with the app's session options, computes tiny.en's sinusoid table exactly as its
+    checkpoint stores it (1500 x 384 fp16 widened to float32), so the bundle need not store it."""
+    import onnxruntime as ort
+
+    from app.engine.convert.readers import read_weights
+
+    stored = read_weights(ModelStore().resolve(None).source).tensors["encoder/position_encodings/encodings"]
+    table = stored.astype(np.float32)
+    model = _positions_model(table)
+    nodes = computed_positions(model.graph)
+    assert nodes and POSITIONS not in {t.name for t in model.graph.initializer}
+    for index, node in enumerate(nodes):
+        model.graph.node.insert(index, node)
+    onnx.checker.check_model(model)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # as app/engine/sessions.py
+    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    computed = session.run(None, {})[0]
+    assert computed.dtype == np.float32 and computed.shape == table.shape
+    np.testing.assert_array_equal(computed, table)
+
+
+def test_a_table_that_is_not_whispers_sinusoids_stays_stored() -> None:
+    table = whisper_sinusoids(1500, 384).astype(np.float16).astype(np.float32)  # rounded without float32: 37 differ
+    model = _positions_model(table)
+    assert computed_positions(model.graph) == []
+    assert [t.name for t in model.graph.initializer] == [POSITIONS]
