@@ -24,7 +24,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
-from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabulary
+from app.engine.convert.vocab_table import ENGLISH_TEXT_TOKENS, VocabularyFormat, requantize_vocabulary
 from app.engine.loader import resolve_precision
 from app.engine.model import WhisperEngine
 from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
@@ -34,11 +34,13 @@ from app.engine.types import DecodeOptions, Precision
 
 _MIN_ELEMENTS = 1024  # smaller tensors are not worth a Cast node
 
-SHIPPED_VOCABULARY: VocabularyFormat | None = None
+SHIPPED_VOCABULARY: VocabularyFormat | None = VocabularyFormat(5, 8, 32, coarse_rows=(2000, ENGLISH_TEXT_TOKENS))
 """The bundle's switch for its int8 decoder's shared vocabulary table (token embedding = output
 projection): None ships it as the converter writes it (8-bit); a format re-quantizes that one
-table (app/engine/convert/vocab_table.py), e.g. `VocabularyFormat(4, 4, 32, asymmetric=True)`:
-~10 MB less in each package for the WER cost README "Installers" measures (bench/vocab_formats.py)."""
+table (app/engine/convert/vocab_table.py). Shipped: `m5-b32-r2000`, the text tokens 2000..50255
+(the rarer BPE merges) at 5-bit codes in the same 8-bit cells and blocks of 32, every other row
+int8's: 7.1 MB less xz'd at no WER cost on bench/vocab_formats.py's sets (README "Installers").
+The range ends at the English-only vocabulary's <|endoftext|> (the bundled tiny.en)."""
 
 
 def share_repeated_scales(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
