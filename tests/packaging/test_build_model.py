@@ -19,6 +19,7 @@ from app.engine.model_store import ModelStore
 from app.engine.types import Precision
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
+import build_model
 from build_model import POSITIONS, compact_graph, computed_positions, verify_same_results, whisper_sinusoids
 
 
@@ -82,3 +83,38 @@ def test_a_table_that_is_not_whispers_sinusoids_stays_stored() -> None:
     model = _positions_model(table)
     assert computed_positions(model.graph) == []
     assert [t.name for t in model.graph.initializer] == [POSITIONS]
+
+
+def test_the_shipped_vocabulary_keeps_int8s_frequent_rows_and_its_words(tmp_path: Path, monkeypatch) -> None:
+    """The bundle's mixed table (`SHIPPED_VOCABULARY`) on the real tiny.en: rows outside its coarse
+    range are int8's bit for bit, rows inside hold `code_bits` codes (int8's span more), and the
+    committed espeak meeting clip decodes to int8's words at beam 5."""
+    from earshot_testing import DATA_DIR, read_wav
+    from onnx import numpy_helper
+
+    from app.engine.model import WhisperEngine
+    from app.engine.runtime import WhisperRuntime
+    from app.engine.sessions import SessionConfig
+    from app.engine.types import DecodeOptions
+
+    fmt = build_model.SHIPPED_VOCABULARY
+    assert fmt is not None and fmt.coarse_rows is not None
+    monkeypatch.setenv(PORTABLE_ENV, "1")
+    store = ModelStore()
+    entry = store.resolve(None)
+    converted = store.converted(entry, Precision.INT8)
+    mixed = build_model._with_vocabulary(entry.source, converted, tmp_path / "mixed", fmt)
+    tables = [{t.name: numpy_helper.to_array(t) for t in onnx.load(str(f / DECODER_FILE)).graph.initializer}
+              ["decoder.projection_t_Q8"] for f in (converted, mixed)]
+    start, stop = fmt.coarse_rows
+    for rows in (slice(0, start), slice(stop, None)):
+        np.testing.assert_array_equal(tables[1][rows], tables[0][rows])
+    half = 1 << (fmt.code_bits - 1)  # codes within the zero point 128 -half .. +half - 1
+    assert tables[1][start:stop].min() >= 128 - half and tables[1][start:stop].max() <= 128 + half - 1
+    assert tables[0][start:stop].max() > 128 + half  # int8's rows span more
+    audio = read_wav(DATA_DIR / "espeak_meeting.wav")
+    options = DecodeOptions(beam_size=5, condition_on_previous_text=False)
+    texts = [" ".join(s.text.strip() for s in WhisperEngine(WhisperRuntime(f, SessionConfig("cpu", 1)), "t",
+                                                             Precision.INT8).transcribe(audio, options)[0])
+             for f in (converted, mixed)]
+    assert texts[0] and texts[1] == texts[0], texts
