@@ -37,11 +37,13 @@ def test_staged_int8_decoder_stores_the_vocabulary_scales_once(tmp_path: Path, m
     before = _float_tables(converted / DECODER_FILE)
     assert len([s for s in before if s[0] == 51864]) == 2  # [51864, 12] and [51864, 12, 1]: the same numbers
     for name in (ENCODER_FILE, DECODER_FILE):
-        compact_graph(converted / name, tmp_path / name)
+        compact_graph(converted / name, tmp_path / name, positions_computed=True)
     shutil.copy2(converted / TOKENIZER_FILE, tmp_path / TOKENIZER_FILE)
     assert len([s for s in _float_tables(tmp_path / DECODER_FILE) if s[0] == 51864]) == 1
     assert (1500, 384) in _float_tables(converted / ENCODER_FILE)
     assert (1500, 384) not in _float_tables(tmp_path / ENCODER_FILE)  # computed at load (`computed_positions`)
+    compact_graph(converted / ENCODER_FILE, tmp_path / "default.onnx")
+    assert (1500, 384) in _float_tables(tmp_path / "default.onnx")  # as the bundle ships: COMPUTED_POSITIONS off
     verify_same_results(converted, tmp_path, REPO_ROOT / "resources" / "selftest.wav")  # raises if not
 
 
