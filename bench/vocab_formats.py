@@ -6,7 +6,8 @@ Each candidate is the bundle's int8 model (portable uint8 weights, as packaging/
 converts it) with only the shared embedding / output-projection table re-quantized
 (`app/engine/convert/vocab_table.py`), then compacted as the build does. `int8` is that model
 unchanged. Format names: `q4-b64` = 4-bit cells, blocks of 64; `c6-b32` = 6-bit codes in the
-8-bit cells (same kernels and file size, less entropy for xz), blocks of 32.
+8-bit cells (same kernels and file size, less entropy for xz), blocks of 32; `m4-b32-r17000` =
+4-bit codes in 8-bit cells for the rare text rows 17000..50255 only (`parse_format`).
 Per candidate: the folder's `tar -cf - DIR | xz -9 | wc -c`; normalised WER at beam 5 and greedy
 on the 10 English clips of ../shared/data/speech plus the 6 spoken espeak clips of tests/data (the
 set of README "Installers"), the shared clips alone, and the robustness classes of
@@ -36,17 +37,27 @@ sys.path[:0] = [str(REPO), str(REPO / "packaging"), str(REPO / "tests")]
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV  # noqa: E402
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE  # noqa: E402
-from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabulary  # noqa: E402
+from app.engine.convert.vocab_table import (  # noqa: E402
+    ENGLISH_TEXT_TOKENS,
+    VocabularyFormat,
+    requantize_vocabulary,
+)
 
 DEFAULT_FORMATS = ("q4-b32", "q4-b64", "q4-b128", "c6-b32", "c5-b32")
 
 
 def parse_format(name: str) -> VocabularyFormat:
     """`q4-b64` -> 4-bit cells, blocks of 64; `c6-b32` -> 6-bit codes in 8-bit cells, blocks of 32;
-    `a4-b32` -> 4-bit cells with a zero point per block (asymmetric), blocks of 32."""
-    kind, block = name.split("-b")
+    `a4-b32` -> 4-bit cells with a zero point per block (asymmetric), blocks of 32; `m4-b32-r17000`
+    -> 4-bit codes in the int8 table's 8-bit cells for rows 17000 up to `ENGLISH_TEXT_TOKENS` only
+    (`-r17000-30000`: rows 17000..29999), every other row int8's."""
+    kind, rest = name.split("-b")
     bits = int(kind[1:])
-    return VocabularyFormat(bits, 8 if kind[0] == "c" else 4, int(block), asymmetric=kind[0] == "a")
+    if kind[0] == "m":
+        block, rows = rest.split("-r")
+        start, _, stop = rows.partition("-")
+        return VocabularyFormat(bits, 8, int(block), coarse_rows=(int(start), int(stop or ENGLISH_TEXT_TOKENS)))
+    return VocabularyFormat(bits, 8 if kind[0] == "c" else 4, int(rest), asymmetric=kind[0] == "a")
 
 
 def _source_table() -> np.ndarray:

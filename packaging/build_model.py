@@ -6,7 +6,8 @@ float weights of the fp32 graphs; in the int8 graphs the token embedding and wha
 are stored as fp16 and widened by a `Cast` that onnxruntime constant-folds into the same fp32
 tensor when the session loads. The arithmetic is unchanged (`verify_same_results` checks that
 tokens and log-probabilities are identical on real audio); the files shrink by a third (int8) to
-a half (fp32).
+a half (fp32). `computed_positions` can leave the encoder's sinusoid table out (nodes compute it,
+bit for bit, when the session loads); off by default (`COMPUTED_POSITIONS`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+from numpy.typing import NDArray
 from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
-from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabulary
+from app.engine.convert.vocab_table import ENGLISH_TEXT_TOKENS, VocabularyFormat, requantize_vocabulary
 from app.engine.loader import resolve_precision
 from app.engine.model import WhisperEngine
 from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
@@ -32,11 +34,13 @@ from app.engine.types import DecodeOptions, Precision
 
 _MIN_ELEMENTS = 1024  # smaller tensors are not worth a Cast node
 
-SHIPPED_VOCABULARY: VocabularyFormat | None = None
+SHIPPED_VOCABULARY: VocabularyFormat | None = VocabularyFormat(5, 8, 32, coarse_rows=(2000, ENGLISH_TEXT_TOKENS))
 """The bundle's switch for its int8 decoder's shared vocabulary table (token embedding = output
 projection): None ships it as the converter writes it (8-bit); a format re-quantizes that one
-table (app/engine/convert/vocab_table.py), e.g. `VocabularyFormat(4, 4, 32, asymmetric=True)`:
-~10 MB less in each package for the WER cost README "Installers" measures (bench/vocab_formats.py)."""
+table (app/engine/convert/vocab_table.py). Shipped: `m5-b32-r2000`, the text tokens 2000..50255
+(the rarer BPE merges) at 5-bit codes in the same 8-bit cells and blocks of 32, every other row
+int8's: 7.1 MB less xz'd at no WER cost on bench/vocab_formats.py's sets (README "Installers").
+The range ends at the English-only vocabulary's <|endoftext|> (the bundled tiny.en)."""
 
 
 def share_repeated_scales(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
@@ -63,12 +67,75 @@ def share_repeated_scales(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
     return reshapes
 
 
-def compact_graph(source: Path, target: Path) -> tuple[int, int]:
+POSITIONS = "encoder.positions"
+"""The encoder's sinusoidal position table, [frames, state] float32 in the converted graph."""
+
+
+def inverse_timescales(channels: int) -> NDArray[np.float64]:
+    """[channels / 2] float64 angular frequencies (radians per frame), geometric from 1 to 1/10000."""
+    return np.exp(-np.log(10000) / (channels // 2 - 1) * np.arange(channels // 2, dtype=np.float64))
+
+
+def whisper_sinusoids(frames: int, channels: int) -> NDArray[np.float64]:
+    """Whisper's encoder positions [frames, channels] float64: sin | cos of position x inverse
+    timescale (openai-whisper's `sinusoids`, which computes them in float64 before its checkpoints
+    store them as float32 -> fp16)."""
+    angles = np.arange(frames, dtype=np.float64)[:, None] * inverse_timescales(channels)[None, :]
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
+
+
+def computed_positions(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """Replace the stored sinusoid table (1500 x 384 for tiny.en: 1.15 MB as fp16, and sine values
+    barely compress) by nodes that onnxruntime folds into the same fp32 tensor at session load:
+    Range x inverse timescales in float64, Sin | Cos, then rounded float64 -> float32 -> fp16 ->
+    float32 as the checkpoint was. Only when that rounding of `whisper_sinusoids` equals the stored
+    table bit for bit; returns the nodes (they read initializers only), or [] and `graph` unchanged.
+
+    Bit-exact on other CPUs too: every value stays the same if float64 sin/cos err by up to 1e-11
+    (measured on tiny.en's table; glibc's and onnxruntime's agree within 7e-16)."""
+    stored = next((t for t in graph.initializer if t.name == POSITIONS), None)
+    if stored is None or stored.data_type != TensorProto.FLOAT or len(stored.dims) != 2:
+        return []
+    frames, channels = (int(d) for d in stored.dims)
+    rounded = whisper_sinusoids(frames, channels).astype(np.float32).astype(np.float16).astype(np.float32)
+    if not np.array_equal(rounded, numpy_helper.to_array(stored)):
+        return []
+    graph.initializer.remove(stored)
+    name = POSITIONS
+    inverse = inverse_timescales(channels)[None, :]  # [1, channels / 2]
+    graph.initializer.extend([numpy_helper.from_array(inverse, f"{name}.inverse"),
+                              numpy_helper.from_array(np.array(0.0), f"{name}.first"),
+                              numpy_helper.from_array(np.array(float(frames)), f"{name}.frames"),
+                              numpy_helper.from_array(np.array(1.0), f"{name}.step"),
+                              numpy_helper.from_array(np.array([1], np.int64), f"{name}.column")])
+    # (op, inputs, output, attributes), names under `name.`: all float64 until the Casts.
+    steps = [("Range", ["first", "frames", "step"], "position", {}),
+             ("Unsqueeze", ["position", "column"], "position_column", {}),  # [frames, 1]
+             ("Mul", ["position_column", "inverse"], "angle", {}),  # [frames, channels / 2]
+             ("Sin", ["angle"], "sin", {}), ("Cos", ["angle"], "cos", {}),
+             ("Concat", ["sin", "cos"], "table64", {"axis": 1}),
+             ("Cast", ["table64"], "table32", {"to": TensorProto.FLOAT}),
+             ("Cast", ["table32"], "table16", {"to": TensorProto.FLOAT16})]
+    nodes = [helper.make_node(op, [f"{name}.{i}" for i in inputs], [f"{name}.{out}"], name=f"{name}.{out}.make",
+                              **attrs) for op, inputs, out, attrs in steps]
+    nodes.append(helper.make_node("Cast", [f"{name}.table16"], [name], name=f"{name}.widen", to=TensorProto.FLOAT))
+    return nodes
+
+
+COMPUTED_POSITIONS = False
+"""Off: `computed_positions` saves 0.37 MB xz'd per package but adds ~24 ms to every encoder
+session load (onnxruntime folds 576k float64 sin/cos; 28 against 4 ms per session, measured at
+load 4 on 2 cores), and the .deb is under 80 MB without it (README "Installers")."""
+
+
+def compact_graph(source: Path, target: Path, positions_computed: bool = COMPUTED_POSITIONS) -> tuple[int, int]:
     """Copy the graph at `source` to `target`, fp32 weights that fp16 holds exactly stored as
-    fp16 + Cast, scales stored twice stored once (`share_repeated_scales`). Returns (elements
-    stored as fp16, elements kept in fp32)."""
+    fp16 + Cast, scales stored twice stored once (`share_repeated_scales`), and with
+    `positions_computed` Whisper's sinusoid table computed at load instead of stored
+    (`computed_positions`). Returns (elements stored as fp16, elements kept in fp32)."""
     model = onnx.load(str(source))
     graph = model.graph
+    positions = computed_positions(graph) if positions_computed else []
     reshapes = share_repeated_scales(graph)
     kept: list[onnx.TensorProto] = []
     casts: list[onnx.NodeProto] = []
@@ -89,8 +156,9 @@ def compact_graph(source: Path, target: Path) -> tuple[int, int]:
     graph.initializer.extend(kept)
     nodes = list(graph.node)
     del graph.node[:]
-    # The Casts read only initializers, the Reshapes Casts' outputs: first keeps topological order.
-    graph.node.extend(casts + reshapes + nodes)
+    # The position nodes and Casts read only initializers, the Reshapes Casts' outputs: first keeps
+    # topological order.
+    graph.node.extend(positions + casts + reshapes + nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
     return halved, full

@@ -17,6 +17,11 @@ take the model from 35.93 to 25.28 MB xz'd (blocks of 64: 23.65, 128: 22.26, bot
 more words wrong); 6- and 5-bit codes in 8-bit cells 31.00 and 28.33 MB, no more accurate than
 4-bit cells. `int8-small` uses 4-bit cells in blocks of 32.
 
+`coarse_rows` re-quantizes only a range of rows, in the int8 table's own 8-bit cells and blocks
+(no graph change): GPT-2's BPE ids follow its merge order, roughly frequency, so the high text ids
+are the rare words; the special and timestamp tokens (`ENGLISH_TEXT_TOKENS` and up for the
+English-only models) and the frequent words keep their int8 rows exactly.
+
 Scales are per block of `block` weights along the state axis, chosen per block (from a small grid
 around absmax / qmax) for the least squared error, and rounded to fp16 so the bundle stores them
 as fp16 exactly (packaging/build_model.py).
@@ -30,6 +35,10 @@ import numpy as np
 import onnx
 from numpy.typing import NDArray
 from onnx import helper, numpy_helper
+
+ENGLISH_TEXT_TOKENS = 50256
+"""Ids below are GPT-2 BPE text tokens in the English-only vocabularies (51864 rows); 50256 is
+<|endoftext|>, then <|startoftranscript|>, ..., <|notimestamps|> (50362) and the timestamps."""
 
 SCALE_GRID = np.linspace(0.80, 1.10, 16)
 """Multipliers of absmax / qmax tried per block: a slightly smaller scale clips a lone outlier but
@@ -46,10 +55,20 @@ class VocabularyFormat:
     block: int
     asymmetric: bool = False
     """Each block also gets its own zero point (codes span the block's [min, max], not +-absmax)."""
+    coarse_rows: tuple[int, int] | None = None
+    """Re-quantize only the rows (token ids) `start <= id < stop` at `code_bits`; every other row
+    keeps the int8 table's codes and scales exactly (same 8-bit cells, same kernels: xz stores the
+    coarse rows' fewer distinct codes smaller). None: the whole table."""
 
     def __post_init__(self) -> None:
         if self.storage_bits not in (4, 8):
             raise ValueError(f"storage_bits must be 4 or 8, not {self.storage_bits}")
+        if self.coarse_rows is not None:
+            start, stop = self.coarse_rows
+            if self.storage_bits != 8 or self.asymmetric:
+                raise ValueError("coarse_rows needs symmetric codes in 8-bit cells (the int8 table's layout)")
+            if not 0 <= start < stop:
+                raise ValueError(f"coarse_rows must be 0 <= start < stop, not {self.coarse_rows}")
         if not 2 <= self.code_bits <= self.storage_bits:
             raise ValueError(f"code_bits must be 2..{self.storage_bits}, not {self.code_bits}")
         if self.block < 16 or self.block & (self.block - 1):
@@ -138,7 +157,9 @@ def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
     gather = next(n for n in graph.node if n.op_type == "GatherBlockQuantized")
     if gather.input[0] != proj.input[1]:
         raise ValueError("the embedding does not read the projection's table: not an int8 decoder")
-    if fmt.asymmetric:
+    if fmt.coarse_rows is not None:
+        codes, scales = mixed_codes(graph, proj, table, fmt)
+    elif fmt.asymmetric:
         rows, state = table.shape
         codes, scales, zero_points = asymmetric_codes(table.reshape(rows, state // fmt.block, fmt.block),
                                                       fmt.code_bits)
@@ -151,6 +172,26 @@ def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
     _set_attributes(proj, bits=fmt.storage_bits, block_size=fmt.block)
     _set_attributes(gather, bits=fmt.storage_bits, block_size=fmt.block)
     return decoder
+
+
+def mixed_codes(graph: onnx.GraphProto, proj: onnx.NodeProto, table: NDArray[np.float32],
+                fmt: VocabularyFormat) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+    """The int8 projection's own (codes [vocab, state / block, block] uint8, scales [vocab, state /
+    block] float32) with the rows of `fmt.coarse_rows` replaced by `block_codes` of those rows of
+    `table` ([vocab, state] float32) at `fmt.code_bits`: the frequent text tokens and the special and
+    timestamp tokens (predicted in every segment) keep their 8-bit rows bit for bit."""
+    assert fmt.coarse_rows is not None
+    attributes = {a.name: a.i for a in proj.attribute}
+    if (attributes.get("bits"), attributes.get("block_size")) != (8, fmt.block):
+        raise ValueError(f"coarse_rows needs an 8-bit table in blocks of {fmt.block}, not {attributes}")
+    inits = {t.name: t for t in graph.initializer}
+    codes = numpy_helper.to_array(inits[proj.input[1]]).copy()
+    scales = numpy_helper.to_array(inits[proj.input[2]]).astype(np.float32).reshape(codes.shape[:2])
+    start, stop = fmt.coarse_rows
+    if stop > codes.shape[0] or table.shape[0] != codes.shape[0]:
+        raise ValueError(f"coarse_rows {fmt.coarse_rows} do not fit a table of {codes.shape[0]} rows")
+    codes[start:stop], scales[start:stop] = block_codes(table[start:stop], fmt)
+    return codes, scales
 
 
 ZERO_POINTS = "decoder.vocabulary_zero_points"
