@@ -56,8 +56,8 @@ class PolicyOptions:
     fixed `commit_margin_s`, or AlignAtt, which keeps words whose cross-attention reaches into the
     last `attention_margin_s` of audio tentative (it times every window's words from the
     alignment heads, so it decodes with `word_timestamps` whatever `decode` says; use it with
-    agreement 2). The default, with agreement 2: it commits words about twice as soon as
-    LocalAgreement-3 with its 1.5 s margin at no higher WER (README, issue 15).
+    agreement 2). Not the default: it commits words about twice as soon, but committed guesses
+    cost the degraded-speech sessions up to 16 WER points (README, issue 15, sixth pass).
     `min_commit_audio_s`, `min_word_probability`, `unsure_wait_s` (AlignAtt only): while an
     utterance goes on, nothing is committed before it has this much audio (s), and no agreed
     word under this probability (nor the words after it) until it ends `unsure_wait_s` before
@@ -73,7 +73,7 @@ class PolicyOptions:
 
     step_s: float = 0.5
     compute_share: float = 0.45
-    agreement: int = 2
+    agreement: int = 3
     commit_margin_s: float = 1.5
     join_gap_s: float = 1.5
     unjoin_after_s: float = 1.0
@@ -85,7 +85,7 @@ class PolicyOptions:
     prompt_tokens: int = 0
     decode: DecodeOptions = field(default_factory=streaming_decode_options)
     guards: GuardOptions = field(default_factory=GuardOptions)
-    commit_rule: CommitRule = CommitRule.ALIGN_ATT
+    commit_rule: CommitRule = CommitRule.LOCAL_AGREEMENT
     attention_margin_s: float = 0.4
     min_commit_audio_s: float = 1.0
     min_word_probability: float = 0.5
