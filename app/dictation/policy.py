@@ -253,7 +253,9 @@ class StreamingPolicy:
             mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
                                       o.close_sentences, o.sentence_pause_s)
             words[0] = Word(mark + text, words[0].start, words[0].end)
-        self._boundary = None
+        # the window wrote the new utterance's words: it did not drop them, so it is never given
+        # up (decoded alone, words it committed would be new again and committed twice)
+        self._boundary, self._joined = None, False
         words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
         words[-1] = Word(text, words[-1].start, words[-1].end)

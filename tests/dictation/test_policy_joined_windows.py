@@ -87,3 +87,24 @@ def test_a_segment_that_starts_the_new_words_after_a_sentence_pause_starts_a_sen
     assert _after_pause(1.2, one) == " she had your dark suit"
     # a segment break after a pause shorter than `sentence_pause_s` (0.8 s): no period
     assert _after_pause(0.4, [country, (2.4, 4.5, " she had your dark suit")]) == " she had your dark suit"
+
+
+def test_a_joined_window_whose_new_words_are_all_committed_is_kept() -> None:
+    """AlignAtt commits the new utterance's words while it goes on; the decode at its end then
+    writes nothing new, as a window that dropped the utterance does. Given up, the utterance
+    decoded alone made every word new again: the noise 0 dB bench session committed the
+    "Printing, in the only sense ..." sentence twice."""
+    policy, decoder = make_policy([
+        _DONE,
+        [(0.0, 3.5, " It is done. So is this")],
+        [(0.0, 4.0, " It is done. So is this")],
+        [(0.0, 4.0, " It is done. So is this")],  # the end: nothing new, all of it committed
+    ], unjoin_after_s=1.0, unjoin_min_pause_s=0.5)
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.5))
+    policy.decode(s(3.5))
+    assert join_words(policy.decode(s(4.0)).committed) == ". So is this"
+    assert policy.finish(s(4.2)).committed == []
+    assert policy.window_start == 0 and decoder.windows_s == [2.0, 3.5, 4.0, 4.2]
+    assert join_words(policy.committed) == " It is done. So is this"
