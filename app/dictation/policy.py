@@ -1,8 +1,9 @@
-"""The streaming policy: LocalAgreement-2 over re-decoded windows of one utterance.
+"""The streaming policy: agreement between re-decoded windows of one utterance.
 
 While an utterance goes on, the worker calls `decode(end)` every step: the policy decodes the
 window [window_start, end) (padded to 30 s by the engine), drops the words it already committed,
-commits the longest prefix the last two hypotheses agree on, and keeps the rest as tentative.
+commits what the commit rule allows (commit_rule.py; AlignAtt by default) of the longest prefix
+the last two hypotheses agree on, and keeps the rest as tentative.
 `finish(end)` commits everything once the VAD says the utterance is over. Windows are trimmed at
 committed segment boundaries so they stay well under 30 s. The policy is single-threaded and
 knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz sample indices.
@@ -12,14 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from app.dictation.commit_rule import committable
 from app.dictation.decoder_port import WindowDecoder
-from app.dictation.guards import Verdict, cut_repetitions, judge_window
+from app.dictation.guards import Verdict, judge_window
+from app.dictation.hypothesis import Hypothesis, hypothesis_words
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options
 from app.dictation.sentence_shape import UtteranceBoundary, final_mark, mark_between
 from app.dictation.text import (
@@ -29,10 +31,8 @@ from app.dictation.text import (
     common_prefix,
     join_words,
     split_trailing_mark,
-    split_words,
-    timed_words,
 )
-from app.engine.types import SAMPLE_RATE, CancelToken, WindowResult
+from app.engine.types import SAMPLE_RATE, CancelToken
 from app.engine.window_decoder import compression_ratio
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
@@ -48,13 +48,6 @@ class PolicyUpdate:
     tentative: list[Word]
     decode_s: float
     verdict: Verdict
-
-
-@dataclass
-class _Hypothesis:
-    words: list[Word]
-    seg_word_end: list[int]  # per segment, index one past its last word
-    seg_end: list[float]  # per segment, absolute end time (s)
 
 
 class StreamingPolicy:
@@ -82,6 +75,7 @@ class StreamingPolicy:
         self._in_window: list[Word] = []  # committed words whose audio is in the window
         self._prev_tail: list[Word] = []
         self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
+        self._earlier_tail: list[Word] = []  # the hypothesis before the agreeing ones (commit_rule.py)
         self._prompt_cache: tuple[str, list[int]] = ("", [])
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
@@ -112,7 +106,7 @@ class StreamingPolicy:
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
         self._prev_tail = []
-        self._older_tails = []
+        self._older_tails, self._earlier_tail = [], []
 
     def decode(self, end: int, final: bool = False) -> PolicyUpdate:
         """Re-decode [window_start, end) and apply LocalAgreement-n. `final`: `end` is where the
@@ -123,14 +117,15 @@ class StreamingPolicy:
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
         agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
-        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options)
+        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options,
+                        self._earlier_tail)
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
         new = tail[:n]
         self._commit(new)
-        self._older_tails = [t[n:] for t in [*self._older_tails, self._prev_tail]]
         keep = max(0, self.options.agreement - 2)
-        self._older_tails = self._older_tails[len(self._older_tails) - keep :] if keep else []
+        tails = [t[n:] for t in [self._earlier_tail, *self._older_tails, self._prev_tail]]
+        self._earlier_tail, self._older_tails = tails[-keep - 1], tails[len(tails) - keep :]
         self._prev_tail = tail[n:]
         self._trim(hyp, k + n, forced)
         return PolicyUpdate(new, list(self._prev_tail), decode_s, verdict)
@@ -187,7 +182,7 @@ class StreamingPolicy:
             n = min(n, common_prefix(older, tail))
         return n
 
-    def _utterance_hypothesis(self, end: int, final: bool) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+    def _utterance_hypothesis(self, end: int, final: bool) -> tuple[Hypothesis, int, list[Word], Verdict, float]:
         """`_hypothesis`, but a joined window whose decode writes nothing after the committed words
         once the new utterance has `unjoin_after_s` of audio is given up: Whisper, hearing a
         finished sentence, a pause and new speech, can end the text with the old sentence and drop
@@ -199,13 +194,13 @@ class StreamingPolicy:
             return found
         self._joined = False
         self.window_start, self._in_window = self._utterance_start, []
-        self._prev_tail, self._older_tails = [], []
+        self._prev_tail, self._older_tails, self._earlier_tail = [], [], []
         if self._boundary is not None:
             self._boundary = UtteranceBoundary(self._boundary.pause_s, joined=False)
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
         return hyp, k, tail, verdict, decode_s + found[4]
 
-    def _hypothesis(self, end: int, final: bool = False) -> tuple[_Hypothesis, int, list[Word], Verdict, float]:
+    def _hypothesis(self, end: int, final: bool = False) -> tuple[Hypothesis, int, list[Word], Verdict, float]:
         """Decode [window_start, end) (with the final-decode options if `final`): the hypothesis,
         where its uncommitted tail starts, the tail (empty unless the guards accept it), the
         verdict and the decode time in seconds."""
@@ -218,9 +213,11 @@ class StreamingPolicy:
         self.decode_seconds += decode_s
         self.decodes += 1
         self.last_decode_end = end
-        hyp = self._words(result, end)
+        hyp = hypothesis_words(result, self.window_start, end, self.options.guards.max_ngram_repeats)
         k = align_committed(hyp.words, self._in_window)
         tail = hyp.words[k:]
+        if self._boundary is not None:  # its first words are not committed yet
+            self._boundary = replace(self._boundary, new_segment=hyp.starts_segment(k))
         self._decided_mark = None
         if k and self._in_window and hyp.words[k - 1].norm == self._in_window[-1].norm:
             self._decided_mark = split_trailing_mark(hyp.words[k - 1].text)[1]
@@ -235,28 +232,7 @@ class StreamingPolicy:
         )
         return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
 
-    def _words(self, result: WindowResult, end: int) -> _Hypothesis:
-        offset = self.window_start / SAMPLE_RATE
-        limit = end / SAMPLE_RATE
-        words: list[Word] = []
-        seg_word_end: list[int] = []
-        seg_end: list[float] = []
-        for seg in result.segments:
-            start_s = min(offset + seg.start, limit)
-            end_s = min(offset + seg.end, limit)
-            if seg.words:  # cross-attention times (DecodeOptions.word_timestamps)
-                timed = [(w.word, min(offset + w.start, limit), min(offset + w.end, limit)) for w in seg.words]
-                words.extend(timed_words(seg.text, timed, start_s, end_s, [w.probability for w in seg.words]))
-            else:
-                words.extend(split_words(seg.text, start_s, end_s))
-            seg_word_end.append(len(words))
-            seg_end.append(end_s)
-        kept = cut_repetitions(words, self.options.guards.max_ngram_repeats)
-        if len(kept) < len(words):
-            seg_word_end = [min(i, len(kept)) for i in seg_word_end]
-        return _Hypothesis(kept, seg_word_end, seg_end)
-
-    def _forced_commit_count(self, hyp: _Hypothesis, k: int, n_tail: int) -> int:
+    def _forced_commit_count(self, hyp: Hypothesis, k: int, n_tail: int) -> int:
         """Words of the tail to commit when the window is too long: all but the last segment."""
         if len(hyp.seg_word_end) >= 2:
             return max(0, min(n_tail, hyp.seg_word_end[-2] - k))
@@ -277,7 +253,9 @@ class StreamingPolicy:
             mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
                                       o.close_sentences, o.sentence_pause_s)
             words[0] = Word(mark + text, words[0].start, words[0].end)
-        self._boundary = None
+        # the window wrote the new utterance's words: it did not drop them, so it is never given
+        # up (decoded alone, words it committed would be new again and committed twice)
+        self._boundary, self._joined = None, False
         words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
         words[-1] = Word(text, words[-1].start, words[-1].end)
@@ -285,7 +263,7 @@ class StreamingPolicy:
         self.committed.extend(words)
         self._in_window.extend(words)
 
-    def _trim(self, hyp: _Hypothesis, n_committed: int, forced: bool) -> None:
+    def _trim(self, hyp: Hypothesis, n_committed: int, forced: bool) -> None:
         """Move the window start to the end of the last fully committed segment."""
         length = (self.last_decode_end - self.window_start) / SAMPLE_RATE
         if length <= self.options.trim_after_s and not forced:

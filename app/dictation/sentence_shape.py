@@ -11,6 +11,11 @@ things go wrong without the rules here, all measured on the benchmark sessions:
   before an upper-case word is kept;
 - an utterance that ends without a mark, followed after a pause by one that starts a sentence,
   runs on ("country Mr. Quilter"): a period is written between them;
+- the same after a sentence pause in a joined window (the previous sentence still in it), where
+  Whisper starts a new segment at the new words but writes them lower-case with no mark before
+  ("for your country" | " she had your dark suit", tiny.en on JFK and TIMIT 1.5 s apart): the
+  segment break at the pause marks the sentence start, the lower case does not (in a fresh window
+  the pause alone already makes one, as Whisper capitalises whatever comes first);
 - a session stopped mid-sentence ends without a period: the session's last mark becomes one.
 
 A sentence never starts lower-case after end punctuation (`capitalise`).
@@ -32,10 +37,13 @@ class UtteranceBoundary:
     `pause_s`: seconds of silence since the previous utterance ended (VAD padding included).
     `joined`: the new utterance's window still holds the previous utterance's audio, so the
     decoder heard both and its capital letter means a sentence start (in a fresh window Whisper
-    capitalises whatever comes first)."""
+    capitalises whatever comes first).
+    `new_segment`: in a joined window, the latest hypothesis starts one of its segments at the
+    new utterance's first word: Whisper itself breaks the text at the pause."""
 
     pause_s: float
     joined: bool
+    new_segment: bool = False
 
 
 def ends_sentence(mark: str) -> bool:
@@ -64,12 +72,21 @@ def mark_between(held: str, decided: str | None, next_text: str, boundary: Utter
         upper = starts_sentence(next_text)
         if decided == "" and ends_sentence(held) and upper:
             mark = held
-        if not mark and boundary is not None and upper and (
-                boundary.joined or boundary.pause_s >= sentence_pause_s):
+        if not mark and boundary is not None and _sentence_break(boundary, upper, sentence_pause_s):
             mark = "."
     if ends_sentence(mark):
         next_text = capitalise(next_text)
     return mark, next_text
+
+
+def _sentence_break(boundary: UtteranceBoundary, upper: bool, sentence_pause_s: float) -> bool:
+    """The new utterance starts a sentence: a capital in a joined window or after a sentence
+    pause (`sentence_pause_s`, s), or, after a sentence pause in a joined window, a segment of
+    Whisper's own starting at its first word."""
+    long_pause = boundary.pause_s >= sentence_pause_s
+    if upper:
+        return boundary.joined or long_pause
+    return boundary.joined and boundary.new_segment and long_pause
 
 
 def final_mark(held: str, close_sentences: bool = True) -> str:

@@ -64,3 +64,47 @@ def test_a_joined_window_after_a_short_pause_is_kept_even_when_it_writes_nothing
     policy.decode(s(3.4))
     assert policy.window_start == 0
     assert decoder.windows_s == [2.0, 2.8, 3.4]
+
+
+def _after_pause(pause_s: float, second: list[tuple[float, float, str]]) -> str:
+    """Commit " Ask what you can do for your country" (no mark), then after `pause_s` of silence
+    the joined window's hypothesis `second`: the text committed for the new utterance."""
+    policy, _ = make_policy([[(0.0, 2.0, " Ask what you can do for your country")], second])
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.0 + pause_s))
+    assert policy.window_start == 0  # joined
+    return join_words(policy.finish(s(4.5)).committed)
+
+
+def test_a_segment_that_starts_the_new_words_after_a_sentence_pause_starts_a_sentence() -> None:
+    """tiny.en on JFK's "... for your country", 1.5 s of silence and TIMIT's "She had your dark
+    suit" in one joined window: a new segment, but lower-case and no period before it."""
+    country = (0.0, 2.0, " Ask what you can do for your country")
+    assert _after_pause(1.2, [country, (3.2, 4.5, " she had your dark suit")]) == ". She had your dark suit"
+    # the same words in the same segment: Whisper hears one sentence, whatever the pause
+    one = [(0.0, 4.5, " Ask what you can do for your country she had your dark suit")]
+    assert _after_pause(1.2, one) == " she had your dark suit"
+    # a segment break after a pause shorter than `sentence_pause_s` (0.8 s): no period
+    assert _after_pause(0.4, [country, (2.4, 4.5, " she had your dark suit")]) == " she had your dark suit"
+
+
+def test_a_joined_window_whose_new_words_are_all_committed_is_kept() -> None:
+    """AlignAtt commits the new utterance's words while it goes on; the decode at its end then
+    writes nothing new, as a window that dropped the utterance does. Given up, the utterance
+    decoded alone made every word new again: the noise 0 dB bench session committed the
+    "Printing, in the only sense ..." sentence twice."""
+    policy, decoder = make_policy([
+        _DONE,
+        [(0.0, 3.5, " It is done. So is this")],
+        [(0.0, 4.0, " It is done. So is this")],
+        [(0.0, 4.0, " It is done. So is this")],  # the end: nothing new, all of it committed
+    ], unjoin_after_s=1.0, unjoin_min_pause_s=0.5)
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.5))
+    policy.decode(s(3.5))
+    assert join_words(policy.decode(s(4.0)).committed) == ". So is this"
+    assert policy.finish(s(4.2)).committed == []
+    assert policy.window_start == 0 and decoder.windows_s == [2.0, 3.5, 4.0, 4.2]
+    assert join_words(policy.committed) == " It is done. So is this"

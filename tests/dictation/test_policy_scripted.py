@@ -319,16 +319,18 @@ def test_the_hold_ends_once_the_utterance_has_heard_enough_audio() -> None:
 
 def test_laughter_the_decoder_is_unsure_of_is_not_committed_and_the_words_after_it_are() -> None:
     """Laughter before "Montreal": two decodes agree on "Ha ha ha." far from the end of the
-    audio, "Ha" at probability 0.12-0.13. Nothing of it is committed; the word heard next is,
-    and the end of the utterance commits what the whole of it decodes to."""
+    audio, "Ha" at probability 0.12-0.13. Nothing of it is committed; the word heard next is (once
+    no hypothesis behind the agreeing ones wrote laughter there), and the end of the utterance
+    commits what the whole of it decodes to."""
     def laugh(p_ha: float) -> Hyp:
         return [(0.0, 1.5, " Ha ha ha.", [(" Ha", 0.4, 0.6, p_ha), (" ha", 0.6, 0.7, 0.6), (" ha.", 0.7, 0.9, 0.7)])]
     word = [(0.0, 3.0, " Montreal", [(" Montreal", 1.6, 2.2, 0.8)])]
-    policy, _ = _align_att([laugh(0.13), laugh(0.12), word, word, [(0.0, 3.5, " Montreal.")]])
+    policy, _ = _align_att([laugh(0.13), laugh(0.12), word, word, word, [(0.0, 3.5, " Montreal.")]])
     policy.begin(0)
     policy.decode(s(1.5))
     assert policy.decode(s(2.0)).committed == []
     policy.decode(s(3.0))
+    assert policy.decode(s(3.0)).committed == []  # the decode before these two wrote "Ha ha ha."
     assert join_words(policy.decode(s(3.0)).committed) == " Montreal"
     policy.finish(s(3.5))
     assert join_words(policy.committed) == " Montreal"
@@ -351,3 +353,28 @@ def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_
     assert join_words(update.tentative) == " asked not"
     assert policy.decode(s(3.0)).committed == []
     assert join_words(policy.decode(s(4.0)).committed) == " asked not"  # "asked" ended 2.2 s ago
+
+
+def test_two_agreeing_decodes_right_after_one_that_heard_other_words_commit_nothing_yet() -> None:
+    """tiny.en on an espeak clip: "The weather today is" at 1.5 s of audio, then "But when the
+    today is sunny" twice, then "The weather today ...". The agreed "But" is not committed while
+    the decode before the agreeing pair wrote another word there (not its last one); a decode
+    that only had not reached a word ("is" before "is sunny") does not hold it."""
+    def hyp(text: str, end: float) -> Hyp:
+        return [(0.0, end, text)]
+    policy, _ = make_policy([
+        hyp(" The weather today is", 1.5),
+        hyp(" But when the today is sunny", 2.5),
+        hyp(" But when the today is sunny with a light", 3.0),
+        hyp(" The weather today is sunny with a light wind", 3.5),
+        hyp(" The weather today is sunny with a light wind from", 4.0),
+        hyp(" The weather today is sunny with a light wind from the", 4.5),
+    ], commit_rule=CommitRule.ALIGN_ATT, attention_margin_s=0.0)
+    policy.begin(0)
+    policy.decode(s(1.5))
+    policy.decode(s(2.5))
+    assert policy.decode(s(3.0)).committed == []  # "But" agreed, but "The" was written before
+    assert policy.decode(s(3.5)).committed == []  # no agreement
+    assert policy.decode(s(4.0)).committed == []  # "The" agreed, but "But" was written before
+    update = policy.decode(s(4.5))
+    assert join_words(update.committed) == " The weather today is sunny with a light wind from"

@@ -22,8 +22,11 @@ RATE = 16000
 def assert_events_well_formed(events) -> None:  # type: ignore[no-untyped-def]
     assert events[-1].type is EventType.SUMMARY and events[-1].summary is not None
     assert not [e for e in events if e.type is EventType.ERROR]
-    commits = [e for e in events if e.type in (EventType.COMMIT, EventType.FINAL)]
-    # committed text is never re-emitted: commits move forward in time, one FINAL per utterance
+    # committed text is never re-emitted: commits of text move forward in time, one FINAL per
+    # utterance. A FINAL without text (AlignAtt committed the whole utterance while it went on) is
+    # placed at the end of speech, and the session's last mark, committed after it, at the end of
+    # the last word, before it: the order of text is what a reader sees
+    commits = [e for e in events if e.type in (EventType.COMMIT, EventType.FINAL) and e.text]
     for a, b in itertools.pairwise(commits):
         assert b.audio_start_s >= a.audio_start_s - 1e-6
     finals = [e.utterance for e in events if e.type is EventType.FINAL]
