@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from app.engine.audio_stream import StreamedFeatures
 from app.engine.features import FRAMES_PER_SECOND, HOP_LENGTH
+from app.engine.prompt_copy import copies_prompt
 from app.engine.runtime import CrossAttention, WhisperRuntime
 from app.engine.speech_map import SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
 from app.engine.time_clamp import clamp_in_place
@@ -115,9 +116,7 @@ class FileTranscriber:
             # At 0 the language detection already encoded the same padded window: not twice.
             cross = first_window if state.seek == 0 and first_window is not None else self.runtime.encode(window[None])
             t1 = time.perf_counter()
-            previous = prev_prompt + state.all_tokens[state.prompt_reset_since:]
-            prompt = self.decoder.build_prompt(info.language, previous)
-            result = self.decoder.decode(cross, prompt, self.cancel)
+            result = self._decode(cross, state, prev_prompt, info.language)
             timings.encoder_s += t1 - t0
             timings.decoder_s += time.perf_counter() - t1
             timings.n_windows += 1
@@ -138,6 +137,17 @@ class FileTranscriber:
             timings.total_s = time.perf_counter() - start
             self._report(feats, info, max(state.seek, previous_seek))
         self._report(feats, info, state.seek)
+
+    def _decode(self, cross: CrossAttention, state: _State, initial: list[int], language: str) -> WindowDecode:
+        """Decode the window conditioned on the text before it (after the `initial` prompt's
+        tokens); one that copies a run of that text is decoded again without it, and the prompt
+        starts afresh after this window (prompt_copy.py says why)."""
+        conditioned = state.all_tokens[state.prompt_reset_since:]
+        result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial + conditioned), self.cancel)
+        if conditioned and copies_prompt(result.text, self.runtime.tokenizer.decode(conditioned)):
+            result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial), self.cancel)
+            state.prompt_reset_since = len(state.all_tokens)
+        return result
 
     def _advance(self, state: _State, result: WindowDecode, size: int, rejected: bool) -> list[Segment]:
         """Move the seek past the decoded window and return its complete segments."""
