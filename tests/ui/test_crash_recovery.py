@@ -76,7 +76,9 @@ def test_kill_9_mid_dictation_offers_the_untranscribed_audio_at_the_next_start(q
         while "wind" not in _dictation_text(db).lower():  # the first sentence is stored
             assert app.poll() is None and time.monotonic() < deadline, _dictation_text(db)
             time.sleep(0.1)
-        time.sleep(3.0)  # into the second sentence (7.4 s long, it starts 2 s after the first)
+        # into the second sentence (7.4 s long, it starts 2 s after the first): ~2 s of it, as the
+        # first sentence is stored 0.5-1 s after it ends (at 3.0 s a fast CPU killed after "good morning")
+        time.sleep(3.5)
         before_kill = _dictation_text(db)
         app.send_signal(signal.SIGKILL)
         app.wait(10)
@@ -108,8 +110,13 @@ def test_kill_9_mid_dictation_offers_the_untranscribed_audio_at_the_next_start(q
 
     got = normalized(recovered.text).split()
     assert len(got) >= 3 and not set(got) & {"weather", "sunny", "wind", "west"}, got  # the second sentence
-    # What was stored, then what was recovered, is what was said up to the kill: no word lost
-    # between the two, none repeated (the last recovered word may be cut off by the kill).
+    # What was stored of the second sentence, then what was recovered, is what was said of it up to
+    # the kill: no word lost between the two, none repeated (the last recovered word may be cut off
+    # by the kill). Scored from the first sentence's last word on: how well the live decoder heard
+    # the first sentence is the streaming tests' concern (in real-time replay on an AVX-512 VNNI Xeon
+    # it sometimes commits "But when the is sunny ..." for "The weather today is sunny ...").
     together = f"{normalized(stored)} {' '.join(got)}".split()
-    said = f"{normalized(CLIPS[FIRST]['text'])} {normalized(CLIPS[SECOND]['text'])}".split()
-    assert word_error_rate([" ".join(said[: len(together)])], [" ".join(together)]) <= 15.0, (stored, got)
+    assert "west" in together, (stored, got)
+    second = together[len(together) - together[::-1].index("west"):]
+    said = normalized(CLIPS[SECOND]["text"]).split()
+    assert word_error_rate([" ".join(said[: len(second)])], [" ".join(second)]) <= 15.0, (stored, got)

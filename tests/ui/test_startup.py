@@ -47,7 +47,9 @@ def first_turn():
 
 def on_commit(text):
     window = main_window()
-    seen["committed"] = text
+    seen["committed"] = seen.get("committed", "") + text
+    if len(seen["committed"].split()) < 2:  # "Good" can be committed alone: wait for the next words
+        return
     seen["title_then"] = window.record_bar.title.text()
     seen["model_label"] = window.model_label.text()
     window.controller.dictation.cancel()
