@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+from vocab_readers import int8_readers
 
 from app.engine.convert.vocab_table import (
     VocabularyFormat,
@@ -24,20 +24,7 @@ ROWS, STATE, BLOCK = 64, 384, 32
 def _int8_readers() -> onnx.ModelProto:
     """The int8 decoder's two readers of its shared vocabulary table, on a placeholder table."""
     n_blocks = STATE // BLOCK
-    table = "decoder.projection_t_Q8"
-    inits = [numpy_helper.from_array(np.zeros((ROWS, n_blocks, BLOCK), np.uint8), table),
-             numpy_helper.from_array(np.ones((ROWS, n_blocks), np.float32), "scales"),
-             numpy_helper.from_array(np.ones((ROWS, n_blocks, 1), np.float32), "gather_scales")]
-    nodes = [helper.make_node("MatMulNBits", ["state", table, "scales"], ["logits"], domain="com.microsoft",
-                              K=STATE, N=ROWS, bits=8, block_size=BLOCK, accuracy_level=0),
-             helper.make_node("GatherBlockQuantized", [table, "tokens", "gather_scales"], ["rows"],
-                              domain="com.microsoft", gather_axis=0, quantize_axis=2, block_size=BLOCK, bits=8)]
-    graph = helper.make_graph(nodes, "readers", [helper.make_tensor_value_info("state", TensorProto.FLOAT, [1, STATE]),
-                                                 helper.make_tensor_value_info("tokens", TensorProto.INT64, [None])],
-                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, None),
-                               helper.make_tensor_value_info("rows", TensorProto.FLOAT, None)], inits)
-    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
-    return helper.make_model(graph, opset_imports=opsets)
+    return int8_readers(np.zeros((ROWS, n_blocks, BLOCK), np.uint8), np.ones((ROWS, n_blocks), np.float32))
 
 
 def _skewed_table() -> np.ndarray:

@@ -9,7 +9,8 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper, numpy_helper
+from onnx import numpy_helper
+from vocab_readers import int8_readers
 
 from app.engine.convert.vocab_table import VocabularyFormat, block_codes, dequantize, requantize_vocabulary
 
@@ -29,20 +30,7 @@ def _table() -> np.ndarray:
 def _int8_decoder(table: np.ndarray) -> onnx.ModelProto:
     """The int8 decoder's two readers of one shared 8-bit table of `table` (as the converter
     writes it: [rows, blocks, 32] uint8 codes, zero point 128, fp16-exact float32 scales)."""
-    codes, scales = block_codes(table, INT8)
-    name = "decoder.projection_t_Q8"
-    inits = [numpy_helper.from_array(codes, name), numpy_helper.from_array(scales, "scales"),
-             numpy_helper.from_array(scales[..., None], "gather_scales")]
-    nodes = [helper.make_node("MatMulNBits", ["state", name, "scales"], ["logits"], domain="com.microsoft",
-                              K=STATE, N=ROWS, bits=8, block_size=BLOCK, accuracy_level=0),
-             helper.make_node("GatherBlockQuantized", [name, "tokens", "gather_scales"], ["rows"],
-                              domain="com.microsoft", gather_axis=0, quantize_axis=2, block_size=BLOCK, bits=8)]
-    graph = helper.make_graph(nodes, "readers", [helper.make_tensor_value_info("state", TensorProto.FLOAT, [1, STATE]),
-                                                 helper.make_tensor_value_info("tokens", TensorProto.INT64, [None])],
-                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, None),
-                               helper.make_tensor_value_info("rows", TensorProto.FLOAT, None)], inits)
-    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
-    return helper.make_model(graph, opset_imports=opsets)
+    return int8_readers(*block_codes(table, INT8))
 
 
 def _arrays(model: onnx.ModelProto) -> dict[str, np.ndarray]:
