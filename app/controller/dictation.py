@@ -127,9 +127,7 @@ class DictationController(QObject):
         ended but may still be decoding: a model call cut off at interpreter exit aborts the
         process (its thread is stopped inside onnxruntime's C++ code)."""
         self.cancel()
-        for session in self._ended:
-            session.join(timeout_s)
-        self._ended = [s for s in self._ended if not s.join(0)]
+        self._ended = [s for s in self._ended if not s.join(timeout_s)]
 
     @property
     def active(self) -> bool:
