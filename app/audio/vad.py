@@ -101,6 +101,14 @@ class VadOptions:
     keep_continuing_state: bool = True
     half_frame_phase: bool = True
 
+    def __post_init__(self) -> None:
+        if min(self.min_silence_s, self.speech_pad_s, self.end_pad_s, self.min_speech_s) < 0:
+            raise ValueError("min_silence_s, speech_pad_s, end_pad_s and min_speech_s must not be negative")
+        # the end is reported once `min_silence_s` of silence has been heard: a longer end pad
+        # would put the utterance's end in audio that has not arrived yet
+        if self.end_pad_s > self.min_silence_s:
+            raise ValueError(f"end_pad_s ({self.end_pad_s} s) must not exceed min_silence_s ({self.min_silence_s} s)")
+
 
 class VadState(enum.Enum):
     """Whether the segmenter is inside an utterance (SPEECH) or between them (SILENCE)."""

@@ -98,3 +98,13 @@ def test_falsetto_after_the_acoustic_corpus_is_heard(model: SileroVadModel, paus
     found = spans(model, np.concatenate(parts), chunk=8000, raw=True)
     falsetto = sum(max(0.0, b - max(a, start)) for a, b in found if b - a >= VadOptions().min_speech_s)
     assert falsetto >= least_s, found[-3:]
+
+
+def test_vad_options_refuse_an_end_pad_past_the_silence_that_ends_speech() -> None:
+    # an end pad longer than the silence that ends an utterance put the end in audio not yet
+    # recorded: the live worker stopped with RingOverrunError (found with --vad end_pad_s=1.0)
+    with pytest.raises(ValueError, match="end_pad_s"):
+        VadOptions(min_silence_s=0.5, end_pad_s=1.0)
+    with pytest.raises(ValueError, match="negative"):
+        VadOptions(speech_pad_s=-0.1)
+    assert VadOptions(min_silence_s=0.5, end_pad_s=0.5).end_pad_s == 0.5
