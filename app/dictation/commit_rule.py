@@ -36,6 +36,11 @@ LocalAgreement's 1.5 s margin already waits longer than these holds, and is left
   "The weather today is sunny" wrote "The weather today is" at 1.5 s of audio, then "But when
   the today is sunny" twice ("But" at 0.25 and 0.29, but ending 2.03 s before the audio, past
   `unsure_wait_s`): "But" was committed, and the next decode wrote "The" (test_streaming_replay).
+  This hold applies to LocalAgreement too: in real time on a busy machine the decodes are
+  further apart (the step grows with decode time), and three of them agreed on "But when the"
+  past the 1.5 s margin: about half the runs of `earshot dictate --input
+  tests/data/espeak_weather.wav --realtime` committed "But when the is sunny" while the test
+  suite ran beside it.
 """
 
 from __future__ import annotations
@@ -73,13 +78,14 @@ def committable(tail: Sequence[Word], agreed: int, audio_end_s: float, heard_s: 
                 agreeing: Sequence[Sequence[Word]], options: CommitOptions, earlier: Sequence[Word] = ()) -> int:
     """How many leading words of `tail` (absolute times, s) to commit while the utterance goes
     on: of the first `agreed`, those before the rule's horizon (`audio_end_s` minus the rule's
-    margin); with AlignAtt only those before the first unsure word (in `tail` or in one of the
-    earlier hypotheses' tails it agrees with, `agreeing`), and none while the utterance has
-    `heard_s` < the minimum, nor from a word that `earlier`, the hypothesis before the agreeing
-    ones, wrote otherwise (see the module docstring)."""
+    margin); none from a word that `earlier`, the hypothesis before the agreeing ones, wrote
+    otherwise; with AlignAtt also only those before the first unsure word (in `tail` or in one of
+    the earlier hypotheses' tails it agrees with, `agreeing`), and none while the utterance has
+    `heard_s` < the minimum (see the module docstring)."""
     n = min(agreed, len(tail))
     if options.commit_rule is CommitRule.LOCAL_AGREEMENT:
         horizon = audio_end_s - options.commit_margin_s
+        n = next((i for i in range(n) if _contradicted(tail, earlier, i)), n)
     elif heard_s < options.min_commit_audio_s:
         return 0
     else:

@@ -378,3 +378,25 @@ def test_two_agreeing_decodes_right_after_one_that_heard_other_words_commit_noth
     assert policy.decode(s(4.0)).committed == []  # "The" agreed, but "But" was written before
     update = policy.decode(s(4.5))
     assert join_words(update.committed) == " The weather today is sunny with a light wind from"
+
+
+def test_local_agreement_also_waits_when_the_decode_before_the_agreeing_ones_wrote_other_words() -> None:
+    """In real time on a busy machine the decodes of the espeak weather clip were further apart,
+    and three agreed on "But when the" after one that wrote "The weather today is": the default
+    rule (LocalAgreement-3) committed "But when the is sunny". It now waits a decode, and the
+    next one writes "The weather" again."""
+    def hyp(text: str, end: float) -> Hyp:
+        return [(0.0, end, text)]
+    policy, _ = make_policy([
+        hyp(" The weather today is", 1.5),
+        hyp(" But when the today is sunny", 3.0),
+        hyp(" But when the today is sunny with", 4.0),
+        hyp(" But when the today is sunny with a light", 5.0),
+        hyp(" The weather today is sunny with a light wind", 6.0),
+    ], agreement=3, commit_margin_s=1.5)
+    policy.begin(0)
+    for end in (1.5, 3.0, 4.0):
+        assert policy.decode(s(end)).committed == []
+    assert policy.decode(s(5.0)).committed == []  # three agree on "But when the", past the margin
+    assert policy.decode(s(6.0)).committed == []  # no agreement
+    assert join_words(policy.finish(s(6.0)).committed).startswith(" The weather today is sunny")
