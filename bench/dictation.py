@@ -18,6 +18,7 @@ tentative (ms), compute ratio, overflows, WER live and offline (each clip transc
 greedy decoding; normalised; the live text is split into utterances by its minimal-edit alignment
 to the references, not by estimated word times), `cased` = WER of live against offline text with
 case and punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
+`cased_added` the part of `cased` where live only adds a mark or a capital to a bare offline word,
 utterances dropped (offline wrote words, live none), `wer_joined` the live WER of the whole
 session's text against the joined references (as the peer's row is scored), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
@@ -50,6 +51,7 @@ from compare import model_folder  # noqa: E402
 from dictation_metrics import (  # noqa: E402
     assign,
     dropped,
+    formatting_added,
     pct,
     raw_wer,
     run_live,
@@ -115,6 +117,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
         "wer_live": wer(refs, live), "wer_offline": wer(refs, offline),
         "wer_joined": wer([" ".join(refs)], [live_j]),
         "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
+        "cased_added": round(formatting_added(off_j, live_j), 1),
         "dropped": dropped(offline, live),
         **sentence_shape_errors(run.text),
         "_live": live_j, "_offline": off_j,

@@ -195,6 +195,31 @@ def raw_wer(references: list[str], hypotheses: list[str]) -> float:
     return 100.0 * edits / max(1, total)
 
 
+_MARKS = ".,?!;:"
+
+
+def formatting_added(offline: str, live: str) -> float:
+    """Points (per 100 offline words) of the case-and-punctuation errors where the live word only
+    adds a mark or a capital to an offline word that has neither ("corpus" -> "corpus.", "this"
+    -> "This"): offline text that Whisper wrote as one unpunctuated lower-case run (the
+    acoustic-corpus clip) counts the live text's sentences as errors. The rest of `cased` is
+    formatting the live text lost or wrote differently ("Printing," -> "Printing", "One," -> "1,")."""
+    o, h = offline.split(), live.split()
+    added = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=o, b=h, autojunk=False).get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            added += sum(_adds_format(a, b) for a, b in zip(o[i1:i2], h[j1:j2], strict=True))
+    return 100.0 * added / max(1, len(o))
+
+
+def _adds_format(offline_word: str, live_word: str) -> bool:
+    a, b = offline_word, live_word
+    if a[-1:] in _MARKS or a[:1].isupper() or a == b:
+        return False
+    core = b.rstrip(_MARKS)
+    return core in (a, a[:1].upper() + a[1:]) and len(b) - len(core) <= 1
+
+
 def _edits(r: list[str], h: list[str]) -> int:
     row = list(range(len(h) + 1))
     for i, rw in enumerate(r, 1):

@@ -45,3 +45,12 @@ def test_an_utterance_live_dropped_gets_no_words_of_its_neighbours() -> None:
     pieces = split_by_reference(live_run(words), REFERENCES, SPANS, 1.5)
     assert pieces[1] == ""
     assert word_error_rate([REFERENCES[0], REFERENCES[2]], [pieces[0], pieces[2]]) == 0.0
+
+
+def test_formatting_the_live_text_adds_is_told_apart_from_formatting_it_lost() -> None:
+    from dictation_metrics import formatting_added, raw_wer
+    offline = "this is the acoustic corpus I'm talking fast Printing, in the only sense One, two"
+    live = "This is the acoustic corpus. I'm talking fast. Printing in the only sense 1, two"
+    words = len(offline.split())
+    assert raw_wer([offline], [live]) == 100 * 5 / words  # This, corpus., fast., Printing, 1,
+    assert formatting_added(offline, live) == 100 * 3 / words  # the lost comma and "1," are not added
