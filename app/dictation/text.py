@@ -111,6 +111,7 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
     the head of the hypothesis, ignoring fillers ("um", "uh": Whisper keeps them in one decode
     and drops them in the next), and skip as many hypothesis words as the committed words span:
     past the last matched word plus one per unmatched committed word after it (a substitution).
+    A hypothesis that matches under half of them is cut by the words' times (`_first_after`).
     """
     ref = [w.norm for w in committed if w.norm not in FILLERS]
     if not ref:
@@ -121,12 +122,20 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
         return _skip_fillers(hypothesis, positions[len(ref) - 1] + 1)
     matcher = SequenceMatcher(None, ref, head, autojunk=False)
     blocks = [b for b in matcher.get_matching_blocks() if b.size]
-    if sum(b.size for b in blocks) * 2 < len(ref):  # no real match: assume one word per word
-        return _skip_fillers(hypothesis, min(len(hypothesis), len(committed)))
+    if sum(b.size for b in blocks) * 2 < len(ref):  # no real match: go by the words' times
+        return _skip_fillers(hypothesis, _first_after(hypothesis, committed[-1].end))
     last = blocks[-1]
     j = last.b + last.size + (len(ref) - (last.a + last.size))  # index into `head`
     k = positions[j - 1] + 1 if j <= len(positions) else len(hypothesis)
     return _skip_fillers(hypothesis, min(k, len(hypothesis)))
+
+
+def _first_after(hypothesis: Sequence[Word], end_s: float) -> int:
+    """Index of the first word centred after `end_s` (s). When a decode does not repeat the
+    committed words (a trim moved the window start past most of their audio), skipping one
+    hypothesis word per committed word skipped new words instead: "quarter and plan the new
+    website" committed, then "I need $300 for the new" lost whole from the next decode."""
+    return next((i for i, w in enumerate(hypothesis) if (w.start + w.end) / 2 > end_s), len(hypothesis))
 
 
 def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:

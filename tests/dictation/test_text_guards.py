@@ -93,3 +93,16 @@ def test_a_window_the_vad_hears_little_of_with_a_fairly_high_no_speech_prob_is_d
     assert judge_window(0.594, -0.81, 0.53, 0.39, options) is Verdict.NO_SPEECH  # the cough, half-frame VAD
     assert judge_window(0.58, -0.82, 0.6, 0.69, options) is Verdict.ACCEPT
     assert judge_window(0.66, -0.5, 0.6, 0.9, options) is Verdict.ACCEPT  # the VAD hears speech
+
+
+def test_align_goes_by_time_when_the_decode_does_not_repeat_the_committed_words() -> None:
+    """After a trim the window held little of the committed words' audio, the decode did not
+    repeat them, and skipping one word per committed word lost six new words."""
+    def timed(text: str, start: float, step: float) -> list[Word]:
+        return [Word(" " + w, start + step * i, start + step * (i + 1)) for i, w in enumerate(text.split(" "))]
+    committed = timed("quarter and plan the new website", 4.0, 0.3)  # ends at 5.8 s
+    hyp = timed("I need $300 for the new laptop.", 6.2, 0.4)
+    assert align_committed(hyp, committed) == 0
+    # the same decode with a garbled repeat of the last committed words first
+    garbled = [Word(" web", 5.4, 5.6), Word(" site", 5.6, 5.8), *hyp]
+    assert align_committed(garbled, committed) == 2
