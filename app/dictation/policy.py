@@ -3,7 +3,7 @@
 While an utterance goes on, the worker calls `decode(end)` every step: the policy decodes the
 window [window_start, end) (padded to 30 s by the engine), drops the words it already committed,
 commits what the commit rule allows (commit_rule.py; AlignAtt by default) of the longest prefix
-the last two hypotheses agree on, and keeps the rest as tentative.
+the last `agreement` hypotheses agree on, and keeps the rest as tentative.
 `finish(end)` commits everything once the VAD says the utterance is over. Windows are trimmed at
 committed segment boundaries so they stay well under 30 s. The policy is single-threaded and
 knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz sample indices.
@@ -51,7 +51,7 @@ class PolicyUpdate:
 
 
 class StreamingPolicy:
-    """Window bookkeeping and LocalAgreement-2 for one session (see module docstring)."""
+    """Window bookkeeping and the commit rule for one session (see module docstring)."""
 
     def __init__(
         self,
