@@ -17,7 +17,7 @@ the latest hypothesis alone):
 
 AlignAtt then holds words back where the decoder says it is guessing (issue 15, measured on the
 pauses session, where AlignAtt alone committed such guesses before their utterance ended;
-LocalAgreement's 1.5 s margin already waits longer than these holds, and is left as it was):
+LocalAgreement's 1.5 s margin already waits longer than the first two holds; the third applies to it too):
 
 - An utterance with less than `min_commit_audio_s` of audio so far commits nothing before the
   VAD ends it (its end commits it whole, from the whole utterance): from under a second of

@@ -23,6 +23,7 @@ from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options
+from app.dictation.rest_decode import decode_rest
 from app.dictation.sentence_shape import UtteranceBoundary, final_mark, mark_between
 from app.dictation.text import (
     Word,
@@ -76,6 +77,7 @@ class StreamingPolicy:
         self._prev_tail: list[Word] = []
         self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
         self._earlier_tail: list[Word] = []  # the hypothesis before the agreeing ones (commit_rule.py)
+        self._last_words: list[Word] = []  # the last decode's words, absolute times
         self._prompt_cache: tuple[str, list[int]] = ("", [])
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
@@ -139,6 +141,9 @@ class StreamingPolicy:
             new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
         else:
             _, _, new, verdict, decode_s = self._utterance_hypothesis(min(end, self.window_start + MAX_WINDOW), True)
+        if verdict is Verdict.ACCEPT:  # speech the decode left out (rest_decode.py)
+            new = [*new, *decode_rest(self.decoder, self.get_audio, self.speech_ratio, self._last_words,
+                                      end, self.options, self.cancel)]
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
@@ -214,6 +219,7 @@ class StreamingPolicy:
         self.decodes += 1
         self.last_decode_end = end
         hyp = hypothesis_words(result, self.window_start, end, self.options.guards.max_ngram_repeats)
+        self._last_words = hyp.words
         k = align_committed(hyp.words, self._in_window)
         tail = hyp.words[k:]
         if self._boundary is not None:  # its first words are not committed yet

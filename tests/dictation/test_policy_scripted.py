@@ -400,3 +400,32 @@ def test_local_agreement_also_waits_when_the_decode_before_the_agreeing_ones_wro
     assert policy.decode(s(5.0)).committed == []  # three agree on "But when the", past the margin
     assert policy.decode(s(6.0)).committed == []  # no agreement
     assert join_words(policy.finish(s(6.0)).committed).startswith(" The weather today is sunny")
+
+
+def test_speech_the_final_decode_left_out_is_decoded_on_its_own() -> None:
+    """base, on the hoarse recording in a session, ended a long window with "... some words and"
+    while "here are some more words" went on for 5 s: the utterance's end committed nothing of
+    it. The rest, after the last word the decode wrote, is now decoded alone and committed."""
+    said = [(0.0, 6.0, " We're just saying some words and")]
+    policy, decoder = make_policy([said, said, said, [(0.0, 4.8, " and here are some more words.")]])
+    policy.begin(0)
+    policy.decode(s(8.0))
+    policy.decode(s(10.0))
+    update = policy.finish(s(11.0))
+    assert decoder.windows_s == [8.0, 10.0, 11.0, 5.0]  # the rest: from the end of "and" (6.0 s)
+    assert join_words(update.committed) == " here are some more words"
+    assert join_words(policy.committed).endswith("some words and here are some more words")
+    assert join_words(policy.committed).count(" and") == 1
+
+
+def test_no_rest_is_decoded_where_the_voice_detector_heard_none() -> None:
+    said = [(0.0, 6.0, " We're just saying some words.")]
+    decoder = ScriptedDecoder([said, said, said])
+    policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32),
+                             lambda a, b: 0.9 if b <= s(6.0) else 0.2, PolicyOptions())
+    policy.begin(0)
+    policy.decode(s(6.0))
+    policy.decode(s(6.0))
+    policy.finish(s(9.0))
+    assert decoder.windows_s == [6.0, 6.0, 9.0]
+    assert join_words(policy.committed) == " We're just saying some words"

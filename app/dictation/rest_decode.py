@@ -1,0 +1,60 @@
+"""Speech that an utterance's final decode left out, decoded on its own.
+
+Whisper can end its text while the audio goes on: in a long joined window it writes the sentences
+it has heard and stops. base on the hoarse recording after three clean clips ended the window
+[67.0, 82.0) s with "... We're just saying some words and" at about 76 s, decode after decode,
+and "here are some more words, words, words, words" (76-81 s) was never committed. The file
+transcriber decodes speech after a window's last segment again for the same reason (batched.py).
+When the final decode's words end `rest_after_s` or more before the utterance does and the voice
+detector heard speech there, the rest is decoded as a window of its own and judged by the same
+guards; a first word that repeats the last word heard is skipped (attention places a word's
+end a little early).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.dictation.decoder_port import WindowDecoder
+from app.dictation.guards import Verdict, judge_window
+from app.dictation.hypothesis import hypothesis_words
+from app.dictation.policy_options import PolicyOptions
+from app.dictation.text import Word, join_words
+from app.engine.types import SAMPLE_RATE, CancelToken
+from app.engine.window_decoder import compression_ratio
+
+# the rest must be mostly speech: the end pad and a breath after the last word are not
+MIN_REST_SPEECH = 0.5
+
+
+def decode_rest(
+    decoder: WindowDecoder,
+    get_audio: Callable[[int, int], NDArray[np.float32]],
+    speech_ratio: Callable[[int, int], float],
+    heard: Sequence[Word],
+    end: int,
+    options: PolicyOptions,
+    cancel: CancelToken | None = None,
+) -> list[Word]:
+    """Words (absolute times, s) of the speech in [end of `heard`, `end`) (16 kHz sample
+    indices) when the words of the utterance's final decode, `heard`, stop
+    `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no
+    speech there, or the guards reject it."""
+    if not heard or options.rest_after_s <= 0:
+        return []
+    start = min(end, round(heard[-1].end * SAMPLE_RATE))
+    if end - start < options.rest_after_s * SAMPLE_RATE:
+        return []
+    share = speech_ratio(start, end)
+    if share < MIN_REST_SPEECH:
+        return []
+    result = decoder.decode_window(get_audio(start, end), options.final_decode(), (), cancel)
+    words = hypothesis_words(result, start, end, options.guards.max_ngram_repeats).words
+    verdict = judge_window(result.no_speech_prob, result.avg_logprob, compression_ratio(join_words(words)),
+                           share, options.guards)
+    if verdict is not Verdict.ACCEPT:
+        return []
+    return words[1:] if words and words[0].norm == heard[-1].norm else words
