@@ -111,9 +111,9 @@ class StreamingPolicy:
         self._older_tails, self._earlier_tail = [], []
 
     def decode(self, end: int, final: bool = False) -> PolicyUpdate:
-        """Re-decode [window_start, end) and apply LocalAgreement-n. `final`: `end` is where the
-        VAD says speech ends, so `finish(end)` may commit this decode's words as they are: it
-        decodes with `PolicyOptions.final_beam_size`."""
+        """Re-decode [window_start, end) and apply the commit rule to what the last `agreement`
+        hypotheses agree on. `final`: `end` is where the VAD says speech ends, so `finish(end)`
+        may commit this decode's words as they are: it decodes with `final_beam_size`."""
         forced = end - self.window_start > self.options.max_window_s * SAMPLE_RATE
         end = min(end, self.window_start + MAX_WINDOW)
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
