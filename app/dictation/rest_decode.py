@@ -5,10 +5,11 @@ it has heard and stops. base on the hoarse recording after three clean clips end
 [67.0, 82.0) s with "... We're just saying some words and" at about 76 s, decode after decode,
 and "here are some more words, words, words, words" (76-81 s) was never committed. The file
 transcriber decodes speech after a window's last segment again for the same reason (batched.py).
-When the final decode's words end `rest_after_s` or more before the utterance does and the voice
-detector heard speech there, the rest is decoded as a window of its own and judged by the same
-guards; a first word that repeats the last word heard is skipped (attention places a word's
-end a little early).
+When the final decode's words stop mid-sentence `rest_after_s` or more before the utterance
+ends and the voice detector heard speech there, the rest is decoded as a window of its own,
+judged by the same guards and kept only if its words' mean probability reaches
+`min_word_probability` (words without a measured probability count as 1); a first word that
+repeats the last word heard is skipped (attention places a word's end a little early).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def decode_rest(
     indices) when the words of the utterance's final decode, `heard`, stop
     `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no
     speech there, or the guards reject it."""
-    if not heard or options.rest_after_s <= 0:
+    if not heard or options.rest_after_s <= 0 or _ends_sentence(heard[-1]):
         return []
     start = min(end, round(heard[-1].end * SAMPLE_RATE))
     if end - start < options.rest_after_s * SAMPLE_RATE:
@@ -55,6 +56,17 @@ def decode_rest(
     words = hypothesis_words(result, start, end, options.guards.max_ngram_repeats).words
     verdict = judge_window(result.no_speech_prob, result.avg_logprob, compression_ratio(join_words(words)),
                            share, options.guards)
-    if verdict is not Verdict.ACCEPT:
+    if verdict is not Verdict.ACCEPT or not words:
+        return []
+    if sum(w.probability for w in words) / len(words) < options.min_word_probability:
         return []
     return words[1:] if words and words[0].norm == heard[-1].norm else words
+
+
+def _ends_sentence(word: Word) -> bool:
+    """The decode ended its text with a finished sentence (. ? !, not an ellipsis): what follows
+    is something Whisper chose not to write. Laughter after "Montreal. Forced. A liner." decoded
+    alone as "Ha ha." at a good probability, where offline and every decode of the whole window
+    wrote nothing. A text cut off mid-sentence ("some words and") is what the rest completes."""
+    text = word.text.rstrip()
+    return text.endswith((".", "?", "!")) and not text.endswith("..")

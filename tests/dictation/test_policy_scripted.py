@@ -419,7 +419,7 @@ def test_speech_the_final_decode_left_out_is_decoded_on_its_own() -> None:
 
 
 def test_no_rest_is_decoded_where_the_voice_detector_heard_none() -> None:
-    said = [(0.0, 6.0, " We're just saying some words.")]
+    said = [(0.0, 6.0, " We're just saying some words and")]
     decoder = ScriptedDecoder([said, said, said])
     policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32),
                              lambda a, b: 0.9 if b <= s(6.0) else 0.2, PolicyOptions())
@@ -428,4 +428,20 @@ def test_no_rest_is_decoded_where_the_voice_detector_heard_none() -> None:
     policy.decode(s(6.0))
     policy.finish(s(9.0))
     assert decoder.windows_s == [6.0, 6.0, 9.0]
-    assert join_words(policy.committed) == " We're just saying some words"
+    assert join_words(policy.committed) == " We're just saying some words and"
+
+
+def test_a_rest_after_a_finished_sentence_or_an_unsure_one_is_not_committed() -> None:
+    """Laughter after "Montreal. Forced. A liner." decoded alone as "Ha ha.": after a finished
+    sentence the rest is not decoded at all; after an unfinished one, a rest the decoder is
+    unsure of (mean word probability under 0.5) is not committed."""
+    laugh = [(0.0, 2.0, " Ha ha.", [(" Ha", 0.2, 0.8, 0.2), (" ha.", 0.8, 1.5, 0.3)])]
+    for text, rest_decoded in ((" A liner.", False), (" A liner", True)):
+        said = [(0.0, 3.0, text, [(" A", 2.0, 2.3, 0.9), (" liner", 2.3, 3.0, 0.9)])]
+        policy, decoder = make_policy([said, said, said, laugh])
+        policy.begin(0)
+        policy.decode(s(3.0))
+        policy.decode(s(4.0))
+        policy.finish(s(5.0))
+        assert decoder.windows_s == [3.0, 4.0, 5.0, *([2.0] if rest_decoded else [])]
+        assert join_words(policy.committed) == " A liner"
