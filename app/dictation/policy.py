@@ -142,8 +142,11 @@ class StreamingPolicy:
         else:
             _, _, new, verdict, decode_s = self._utterance_hypothesis(min(end, self.window_start + MAX_WINDOW), True)
         if verdict is Verdict.ACCEPT:  # speech the decode left out (rest_decode.py)
+            t0 = time.perf_counter()
             new = [*new, *decode_rest(self.decoder, self.get_audio, self.speech_ratio, self._last_words,
                                       end, self.options, self.cancel)]
+            rest_s = time.perf_counter() - t0  # counted in the compute ratio, like every decode
+            decode_s, self.decode_seconds = decode_s + rest_s, self.decode_seconds + rest_s
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)

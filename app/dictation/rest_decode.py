@@ -60,7 +60,7 @@ def decode_rest(
         return []
     if sum(w.probability for w in words) / len(words) < options.min_word_probability:
         return []
-    return words[1:] if words and words[0].norm == heard[-1].norm else words
+    return words[1:] if words[0].norm == heard[-1].norm else words
 
 
 def _ends_sentence(word: Word) -> bool:
