@@ -355,20 +355,23 @@ def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_
     assert join_words(policy.decode(s(4.0)).committed) == " asked not"  # "asked" ended 2.2 s ago
 
 
+def one_segment(text: str, end: float) -> Hyp:
+    """One segment from 0 to `end` s, words timed by characters."""
+    return [(0.0, end, text)]
+
+
 def test_two_agreeing_decodes_right_after_one_that_heard_other_words_commit_nothing_yet() -> None:
     """tiny.en on an espeak clip: "The weather today is" at 1.5 s of audio, then "But when the
     today is sunny" twice, then "The weather today ...". The agreed "But" is not committed while
     the decode before the agreeing pair wrote another word there (not its last one); a decode
     that only had not reached a word ("is" before "is sunny") does not hold it."""
-    def hyp(text: str, end: float) -> Hyp:
-        return [(0.0, end, text)]
     policy, _ = make_policy([
-        hyp(" The weather today is", 1.5),
-        hyp(" But when the today is sunny", 2.5),
-        hyp(" But when the today is sunny with a light", 3.0),
-        hyp(" The weather today is sunny with a light wind", 3.5),
-        hyp(" The weather today is sunny with a light wind from", 4.0),
-        hyp(" The weather today is sunny with a light wind from the", 4.5),
+        one_segment(" The weather today is", 1.5),
+        one_segment(" But when the today is sunny", 2.5),
+        one_segment(" But when the today is sunny with a light", 3.0),
+        one_segment(" The weather today is sunny with a light wind", 3.5),
+        one_segment(" The weather today is sunny with a light wind from", 4.0),
+        one_segment(" The weather today is sunny with a light wind from the", 4.5),
     ], commit_rule=CommitRule.ALIGN_ATT, attention_margin_s=0.0)
     policy.begin(0)
     policy.decode(s(1.5))
@@ -382,17 +385,15 @@ def test_two_agreeing_decodes_right_after_one_that_heard_other_words_commit_noth
 
 def test_local_agreement_also_waits_when_the_decode_before_the_agreeing_ones_wrote_other_words() -> None:
     """In real time on a busy machine the decodes of the espeak weather clip were further apart,
-    and three agreed on "But when the" after one that wrote "The weather today is": the default
-    rule (LocalAgreement-3) committed "But when the is sunny". It now waits a decode, and the
+    and three agreed on "But when the" after one that wrote "The weather today is": LocalAgreement-3,
+    then the default, committed "But when the is sunny". It now waits a decode, and the
     next one writes "The weather" again."""
-    def hyp(text: str, end: float) -> Hyp:
-        return [(0.0, end, text)]
     policy, _ = make_policy([
-        hyp(" The weather today is", 1.5),
-        hyp(" But when the today is sunny", 3.0),
-        hyp(" But when the today is sunny with", 4.0),
-        hyp(" But when the today is sunny with a light", 5.0),
-        hyp(" The weather today is sunny with a light wind", 6.0),
+        one_segment(" The weather today is", 1.5),
+        one_segment(" But when the today is sunny", 3.0),
+        one_segment(" But when the today is sunny with", 4.0),
+        one_segment(" But when the today is sunny with a light", 5.0),
+        one_segment(" The weather today is sunny with a light wind", 6.0),
     ], agreement=3, commit_margin_s=1.5)
     policy.begin(0)
     for end in (1.5, 3.0, 4.0):
