@@ -24,7 +24,7 @@ from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options
 from app.dictation.rest_decode import decode_rest
-from app.dictation.sentence_shape import UtteranceBoundary, final_mark, mark_between
+from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence, final_mark, mark_between
 from app.dictation.text import (
     Word,
     align_committed,
@@ -167,8 +167,7 @@ class StreamingPolicy:
         an ellipsis counts as unfinished)."""
         if not self._prev_tail:
             return False
-        last = self._prev_tail[-1].text.rstrip()
-        return not last.endswith((".", "?", "!")) or last.endswith("..")
+        return not ends_sentence(self._prev_tail[-1].text.rstrip())
 
     def keep_from(self, now: int) -> int:
         """Oldest absolute sample the policy may still need at stream position `now`: the window

@@ -23,6 +23,7 @@ from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import hypothesis_words
 from app.dictation.policy_options import PolicyOptions
+from app.dictation.sentence_shape import ends_sentence
 from app.dictation.text import Word, join_words
 from app.engine.types import SAMPLE_RATE, CancelToken
 from app.engine.window_decoder import compression_ratio
@@ -44,7 +45,10 @@ def decode_rest(
     indices) when the words of the utterance's final decode, `heard`, stop
     `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no
     speech there, or the guards reject it."""
-    if not heard or options.rest_after_s <= 0 or _ends_sentence(heard[-1]):
+    # after a finished sentence (. ? !, not an ellipsis) what follows is something Whisper chose
+    # not to write: laughter after "Montreal. Forced. A liner." decoded alone as "Ha ha." at a good
+    # probability, where offline and every decode of the whole window wrote nothing
+    if not heard or options.rest_after_s <= 0 or ends_sentence(heard[-1].text.rstrip()):
         return []
     start = min(end, round(heard[-1].end * SAMPLE_RATE))
     if end - start < options.rest_after_s * SAMPLE_RATE:
@@ -61,12 +65,3 @@ def decode_rest(
     if sum(w.probability for w in words) / len(words) < options.min_word_probability:
         return []
     return words[1:] if words[0].norm == heard[-1].norm else words
-
-
-def _ends_sentence(word: Word) -> bool:
-    """The decode ended its text with a finished sentence (. ? !, not an ellipsis): what follows
-    is something Whisper chose not to write. Laughter after "Montreal. Forced. A liner." decoded
-    alone as "Ha ha." at a good probability, where offline and every decode of the whole window
-    wrote nothing. A text cut off mid-sentence ("some words and") is what the rest completes."""
-    text = word.text.rstrip()
-    return text.endswith((".", "?", "!")) and not text.endswith("..")
