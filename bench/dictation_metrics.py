@@ -21,6 +21,7 @@ import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import DictationEvent, EventType, SessionSummary
+from app.dictation.text import capitalise, split_trailing_mark
 from app.dictation.worker import DictationOptions, DictationWorker
 from app.engine.wer import normalize, word_error_rate
 
@@ -195,9 +196,6 @@ def raw_wer(references: list[str], hypotheses: list[str]) -> float:
     return 100.0 * edits / max(1, total)
 
 
-_MARKS = ".,?!;:"
-
-
 def formatting_added(offline: str, live: str) -> float:
     """Points (per 100 offline words) of the case-and-punctuation errors where the live word only
     adds a mark or a capital to an offline word that has neither ("corpus" -> "corpus.", "this"
@@ -213,11 +211,10 @@ def formatting_added(offline: str, live: str) -> float:
 
 
 def _adds_format(offline_word: str, live_word: str) -> bool:
-    a, b = offline_word, live_word
-    if a[-1:] in _MARKS or a[:1].isupper() or a == b:
-        return False
-    core = b.rstrip(_MARKS)
-    return core in (a, a[:1].upper() + a[1:]) and len(b) - len(core) <= 1
+    """`live_word` is `offline_word`, which has no mark and no capital, with one added."""
+    core, mark = split_trailing_mark(live_word)
+    bare = not split_trailing_mark(offline_word)[1] and not offline_word[:1].isupper()
+    return bare and live_word != offline_word and len(mark) <= 1 and core in (offline_word, capitalise(offline_word))
 
 
 def _edits(r: list[str], h: list[str]) -> int:
