@@ -29,16 +29,16 @@ from app.controller.ports import (
     LoadedEngine,
     ModelInfo,
 )
-from app.engine.subtitles import SubtitleOptions
+from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import Precision
-from app.settings.history import HistoryStore
+from app.history.store import HistoryStore
 from app.settings.store import SettingsStore
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
     from app.controller.app_controller import AppController
-    from app.engine.formats import TranscriptMeta
+    from app.engine.export.formats import TranscriptMeta
     from app.ui.desktop_output import DesktopOutput
     from app.ui.main_window import MainWindow
 
@@ -64,7 +64,7 @@ def build_parts(
 
 
 def load_engine(config: EngineConfig) -> LoadedEngine:
-    from app.engine.loader import load_engine as real_load
+    from app.engine.models.loader import load_engine as real_load
 
     engine = real_load(config.model, config.precision, config.provider)
     return LoadedEngine(engine, describe_engine(engine, config))
@@ -107,7 +107,7 @@ class ModelCatalog:
     def _store(self) -> Any:
         """The ModelStore, opened on first use (it imports NumPy and the readers: not before the window)."""
         if self._opened is None:
-            from app.engine.model_store import ModelStore
+            from app.engine.models.store import ModelStore
 
             self._opened = ModelStore()
         return self._opened
@@ -123,7 +123,7 @@ class ModelCatalog:
         self._store.remove_model(name)
 
     def providers(self) -> list[str]:
-        from app.engine.sessions import available_providers
+        from app.engine.runtime.ort_sessions import available_providers
 
         return list(available_providers())
 
@@ -176,20 +176,20 @@ class TranscriptExporter:
     """TXT / SRT / VTT / JSON through the engine's formats module."""
 
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
-        from app.engine.formats import render
+        from app.engine.export.formats import render
 
         return render(fmt, transcript.segments, _meta(transcript), subtitles)
 
     def write(self, fmt: str, transcript: FileTranscript, target: Path,
               subtitles: SubtitleOptions | None = None) -> Path:
-        from app.engine.formats import write_transcript
+        from app.engine.export.formats import write_transcript
 
         stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
         return write_transcript(fmt, transcript.segments, _meta(transcript), target.parent, stem, subtitles)
 
 
 def _meta(transcript: FileTranscript) -> TranscriptMeta:
-    from app.engine.formats import TranscriptMeta
+    from app.engine.export.formats import TranscriptMeta
 
     return TranscriptMeta(
         file=str(transcript.path),
@@ -270,9 +270,9 @@ def build_desktop_output(app: QApplication, window: MainWindow, controller: AppC
                          args: argparse.Namespace) -> DesktopOutput:
     """The desktop session (hotkey, control channel, output) with this run's overrides, and
     its view (the indicator); shut down when the app quits."""
-    from app.controller.desktop_session import DesktopSession, SessionOverrides
-    from app.dictation.hotkeys import HotkeyMode
-    from app.dictation.output import OutputMode
+    from app.controller.desktop.run_options import DesktopSession, SessionOverrides
+    from app.desktop.hotkeys import HotkeyMode
+    from app.desktop.typing import OutputMode
     from app.ui.desktop_output import DesktopOutput
 
     overrides = SessionOverrides(

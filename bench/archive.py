@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from archive_testing import LONG_STEM, make_archive  # noqa: E402
 from earshot_testing import SHARED_SPEECH, espeak_clips, shared_english  # noqa: E402
 
-from app.archive.worker import FileResult, Outcome  # noqa: E402
+from app.archive.file_job import FileResult, Outcome  # noqa: E402
 
 RUNS = {
     "jobs1": ["--jobs", "1"],
@@ -45,7 +45,7 @@ RUNS = {
 FASTER_WHISPER = """
 import sys
 from faster_whisper import BatchedInferencePipeline, WhisperModel
-from app.engine.sessions import physical_cores
+from app.engine.runtime.ort_sessions import physical_cores
 model_dir, files = sys.argv[1], sys.argv[2:]
 model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=physical_cores())
 pipeline = BatchedInferencePipeline(model)
@@ -106,7 +106,7 @@ def driver_overhead(n_files: int) -> None:
     both fsynced), and the second run's skip check; what bounds files per second on a cluster."""
     from app.archive.inputs import ArchiveInput
     from app.commands.archive import ArchiveRun
-    from app.engine.formats import TranscriptMeta
+    from app.engine.export.formats import TranscriptMeta
     from app.engine.types import DecodeOptions, Segment, Timings
 
     root = Path(tempfile.mkdtemp(prefix="earshot-driver-bench-"))

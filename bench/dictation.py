@@ -63,9 +63,9 @@ from dictation_metrics import (  # noqa: E402
 )
 
 from app.audio.vad import VadOptions  # noqa: E402
+from app.dictation.live_worker import DictationOptions  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
-from app.dictation.worker import DictationOptions  # noqa: E402
-from app.engine.loader import load_engine  # noqa: E402
+from app.engine.models.loader import load_engine  # noqa: E402
 from app.engine.types import Precision  # noqa: E402
 from app.engine.wer import normalize  # noqa: E402
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import DictationEvent, EventType, SessionSummary
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.text import capitalise, split_trailing_mark
-from app.dictation.worker import DictationOptions, DictationWorker
 from app.engine.wer import normalize, word_error_rate
 
 RATE = 16000

@@ -23,7 +23,7 @@ from compare import english_clips
 from dictation import rss_mb, session_audio
 
 from app.dictation.policy import streaming_decode_options
-from app.engine.loader import load_engine
+from app.engine.models.loader import load_engine
 from app.engine.types import Precision
 
 RATE = 16000

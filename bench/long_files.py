@@ -9,7 +9,7 @@ tests/long_recordings.py), or 60 minutes of digital silence; each run is a fresh
 (`python -m app transcribe FILE --precision fp32 --beam-size 1 --format json`) whose own
 ru_maxrss is the peak. Wall times on the shared 2-core machines vary: compare runs side by side.
 
-Measured thresholds for the silence skip (app/engine/speech_map.py), Silero speech probability
+Measured thresholds for the silence skip (app/engine/transcribe/speech_map.py), Silero speech probability
 per 32 ms frame and Whisper tiny.en's no-speech probability per 30 s window:
 en_mfa_whisper_mfa (whispered) max 0.50, 1 frame >= 0.5, no-speech 0.09; en_mfa_whisper_all
 max 0.98, 43 frames, 0.06, frames down to -74 dBFS; noise (ns_noise_pv_empty, sb_noise1-5) max
@@ -58,7 +58,7 @@ def clip_check() -> None:
     VAD as the speech detector and without: the same text (speech), or no text (ns_*)."""
     from app.audio.file_decoder import decode_audio
     from app.audio.vad import SileroVadModel
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
     engine = load_engine(precision=Precision.AUTO)

@@ -20,7 +20,7 @@ import onnxruntime as ort
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine.model_store import ModelStore
+from app.engine.models.store import ModelStore
 from app.engine.types import Precision
 
 

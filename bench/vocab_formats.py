@@ -62,13 +62,13 @@ def parse_format(name: str) -> VocabularyFormat:
 
 def _source_table() -> np.ndarray:
     from app.engine.convert.readers import read_weights
-    from app.engine.model_store import bundled_model_dir
+    from app.engine.models.store import bundled_model_dir
 
     return read_weights(bundled_model_dir()).tensors["decoder/embeddings/weight"].astype(np.float32)
 
 
 def _converted_int8() -> Path:
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
     from app.engine.types import Precision
 
     os.environ[PORTABLE_ENV] = "1"
@@ -137,9 +137,9 @@ def transcribe_all(engine, clips, beam: int) -> tuple[list[str], float, int]:  #
 
 def measure(folders: dict[str, Path], rounds: int, threads: int) -> dict[str, dict]:
     """WER per set and beam, and paired speed against int8, for every candidate."""
-    from app.engine.model import WhisperEngine
-    from app.engine.runtime import WhisperRuntime
-    from app.engine.sessions import SessionConfig
+    from app.engine.runtime.ort_sessions import SessionConfig
+    from app.engine.runtime.whisper_runtime import WhisperRuntime
+    from app.engine.transcribe.whisper_engine import WhisperEngine
     from app.engine.types import Precision
 
     sets = clip_sets()

@@ -62,7 +62,7 @@ def errors(hyp: list[tuple[str, float, float]], ref: list[tuple[str, float, floa
 
 
 def earshot_words(precision: str, threads: int):  # type: ignore[no-untyped-def]
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
     engine = load_engine(None, Precision(precision), "cpu", threads)
@@ -77,7 +77,7 @@ def earshot_words(precision: str, threads: int):  # type: ignore[no-untyped-def]
 def faster_whisper_words(precision: str, threads: int):  # type: ignore[no-untyped-def]
     from faster_whisper import WhisperModel
 
-    from app.engine.model_store import bundled_model_dir
+    from app.engine.models.store import bundled_model_dir
 
     fw = WhisperModel(str(bundled_model_dir()), device="cpu", compute_type=FW_TYPES[precision], cpu_threads=threads)
 
@@ -133,11 +133,11 @@ def step_cost(threads: int, steps: int = 200) -> None:
     the per-window cost of words: the teacher-forced pass and the numpy alignment."""
     from earshot_bench_io import read_wav
 
-    from app.engine.features import log_mel
-    from app.engine.loader import load_engine
+    from app.engine.decoding.window_decoder import mel_window
+    from app.engine.models.loader import load_engine
+    from app.engine.runtime.features import log_mel
+    from app.engine.timing.word_alignment import attention_matrix, token_start_times
     from app.engine.types import Precision
-    from app.engine.window_decoder import mel_window
-    from app.engine.word_alignment import attention_matrix, token_start_times
 
     engine = load_engine(None, Precision.AUTO, "cpu", threads)
     runtime = engine.runtime
@@ -172,7 +172,7 @@ def attributed_cost(rounds: int) -> None:
     loaded shared machine the totals of two runs differ by more than the cost itself."""
     from earshot_bench_io import read_wav
 
-    import app.engine.window_words as window_words
+    import app.engine.timing.window_words as window_words
 
     clips = [read_wav(p) for p in sorted((SHARED / "speech").glob("en_*.wav")) if ".orig" not in p.name]
     spent = [0.0]

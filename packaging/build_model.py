@@ -25,11 +25,11 @@ from onnx import TensorProto, helper, numpy_helper
 from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.vocab_table import ENGLISH_TEXT_TOKENS, VocabularyFormat, requantize_vocabulary
-from app.engine.loader import resolve_precision
-from app.engine.model import WhisperEngine
-from app.engine.model_store import ModelStore, _is_complete, _write_complete_marker
-from app.engine.runtime import WhisperRuntime
-from app.engine.sessions import SessionConfig
+from app.engine.models.precisions import resolve_precision
+from app.engine.models.store import ModelStore, is_complete_entry, write_complete_marker
+from app.engine.runtime.ort_sessions import SessionConfig
+from app.engine.runtime.whisper_runtime import WhisperRuntime
+from app.engine.transcribe.whisper_engine import WhisperEngine
 from app.engine.types import DecodeOptions, Precision
 
 _MIN_ELEMENTS = 1024  # smaller tensors are not worth a Cast node
@@ -219,8 +219,8 @@ def stage_model(staging: Path, cache_dir: Path, clip: Path) -> Path:
         print(f"model: {name}: {halved:,} weights stored as fp16 (exact), {full:,} kept in fp32")
     shutil.copy2(converted / TOKENIZER_FILE, target / TOKENIZER_FILE)
     verify_same_results(converted, target, clip)
-    _write_complete_marker(target)
-    if not _is_complete(target):
+    write_complete_marker(target)
+    if not is_complete_entry(target):
         raise RuntimeError(f"{target} is not a complete model entry")
     size = sum(p.stat().st_size for p in target.iterdir()) / 1e6
     print(f"model: staged {target} ({size:.1f} MB): same tokens and log-probabilities as the converter's graphs")

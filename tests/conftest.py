@@ -23,7 +23,7 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def engine():  # type: ignore[no-untyped-def]
     """The bundled tiny.en at fp32 (converted once per session into the session cache)."""
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.types import Precision
 
     return load_engine(precision=Precision.FP32)
@@ -31,6 +31,6 @@ def engine():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def bundled_model_dir() -> Path:
-    from app.engine.model_store import bundled_model_dir
+    from app.engine.models.store import bundled_model_dir
 
     return bundled_model_dir()

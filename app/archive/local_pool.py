@@ -14,10 +14,10 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING
 
-from app.archive.worker import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
+from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
 
 if TYPE_CHECKING:
-    from app.engine.model import WhisperEngine
+    from app.engine.transcribe.whisper_engine import WhisperEngine
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from app.archive.worker import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
+from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
 
 LOCAL = "local"
 """`--ray local`: start a Ray instance on this machine for the run (and stop it after)."""

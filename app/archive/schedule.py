@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from app.archive.worker import FileJob, FileResult, Outcome
+from app.archive.file_job import FileJob, FileResult, Outcome
 
 ATTEMPTS = 2
 

@@ -19,17 +19,17 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome
 from app.archive.inputs import ArchiveInput, list_inputs
 from app.archive.manifest import Manifest
 from app.archive.summary import RunSummary
-from app.archive.worker import EngineSpec, FileJob, FileResult, Outcome
 from app.commands.common import one_line
 from app.commands.transcript_output import STDOUT, TranscriptOutput
 
 if TYPE_CHECKING:
     from app.archive.schedule import Backend
-    from app.engine.model import WhisperEngine
-    from app.engine.subtitles import SubtitleOptions
+    from app.engine.export.subtitles import SubtitleOptions
+    from app.engine.transcribe.whisper_engine import WhisperEngine
     from app.engine.types import DecodeOptions
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ side by side. Not measured on more cores, so not raised past 2 there."""
 
 
 def default_jobs() -> int:
-    from app.engine.sessions import physical_cores
+    from app.engine.runtime.ort_sessions import physical_cores
 
     return max(1, min(MEASURED_JOBS, physical_cores()))
 
@@ -117,7 +117,7 @@ def settings_key(engine: WhisperEngine, options: DecodeOptions, formats: list[st
 
 def _backend(args: argparse.Namespace, engine: WhisperEngine, jobs: int) -> Backend:
     from app.archive.local_pool import InProcessBackend, ProcessPoolBackend
-    from app.engine.sessions import physical_cores
+    from app.engine.runtime.ort_sessions import physical_cores
     if args.ray:
         from app.archive.ray_pool import RayBackend
 

@@ -6,7 +6,7 @@ import argparse
 
 from app.engine.types import Precision
 
-# The choices a user picks from; `auto` may resolve to a mixed recipe (see app.engine.loader).
+# The choices a user picks from; `auto` may resolve to a mixed recipe (see app.engine.models.loader).
 USER_PRECISIONS = [p.value for p in Precision]
 
 

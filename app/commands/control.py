@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from app.controller.control_server import ControlError, send_command
+        from app.controller.desktop.control_server import ControlError, send_command
     except ImportError as exc:  # a build without Qt's network module
         print(f"earshot: control commands are not available in this build ({exc})", file=sys.stderr)
         return 1

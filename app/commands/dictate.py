@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from app.audio.capture import MicrophoneCapture
     from app.audio.replay import ReplaySource
     from app.dictation.events import DictationEvent
-    from app.dictation.worker import DictationOptions
+    from app.dictation.live_worker import DictationOptions
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,8 +56,8 @@ def _list_devices() -> int:
 
 
 def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
+    from app.dictation.live_worker import DictationOptions
     from app.dictation.policy import PolicyOptions, streaming_decode_options
-    from app.dictation.worker import DictationOptions
 
     # --json events carry each committed word's times (one extra decoder pass per decode)
     decode = streaming_decode_options(args.language, word_times=args.json)
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from app.audio.file_decoder import AudioDecodeError
     from app.dictation.events import EventType
     from app.dictation.session import file_source, iter_events, microphone_source, start_session
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.types import Precision
 
     source: MicrophoneCapture | ReplaySource

@@ -54,7 +54,7 @@ def _guarded(action: str, func: Callable[[], None]) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from app.engine.model_inventory import installed_models
+    from app.engine.models.inventory import installed_models
 
     for row in installed_models():
         tag = " (bundled)" if row.bundled else ""
@@ -64,8 +64,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _catalog(args: argparse.Namespace) -> int:
-    from app.engine.catalog import catalog
-    from app.engine.model_inventory import installed_names
+    from app.engine.models.catalog import catalog
+    from app.engine.models.inventory import installed_names
 
     installed = installed_names()
     for m in catalog():
@@ -76,11 +76,11 @@ def _catalog(args: argparse.Namespace) -> int:
 
 
 def _download(args: argparse.Namespace) -> int:
-    from app.engine.catalog import resolve_download
-    from app.engine.download_progress import DownloadCancelled
-    from app.engine.downloader import DownloadRequest, download_model
-    from app.engine.hub import DownloadError, HubOptions
-    from app.engine.model_store import ModelStore
+    from app.engine.models.catalog import resolve_download
+    from app.engine.models.download_progress import DownloadCancelled
+    from app.engine.models.downloader import DownloadRequest, download_model
+    from app.engine.models.hub import DownloadError, HubOptions
+    from app.engine.models.store import ModelStore
 
     def action() -> None:
         repo, name = resolve_download(args.model)
@@ -115,7 +115,7 @@ class _ProgressPrinter:
         return ", ".join(f"{name} {seconds:.1f} s" for name, seconds in spans if name not in ("checking", "done"))
 
     def __call__(self, progress: object) -> None:
-        from app.engine.download_progress import Phase, Progress
+        from app.engine.models.download_progress import Phase, Progress
 
         assert isinstance(progress, Progress)
         now = time.monotonic()
@@ -130,7 +130,7 @@ class _ProgressPrinter:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     def action() -> None:
         entry = ModelStore().import_model(Path(args.path), args.name)
@@ -140,8 +140,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    from app.engine.loader import resolve_precision
-    from app.engine.model_store import ModelStore
+    from app.engine.models.precisions import resolve_precision
+    from app.engine.models.store import ModelStore
 
     def action() -> None:
         store = ModelStore()
@@ -154,7 +154,7 @@ def _convert(args: argparse.Namespace) -> int:
 
 
 def _remove(args: argparse.Namespace) -> int:
-    from app.engine.model_store import ModelStore
+    from app.engine.models.store import ModelStore
 
     def action() -> None:
         ModelStore().remove_model(args.name)

@@ -75,8 +75,9 @@ class ModelCheck:
         self.engine: Any = None
 
     def load(self) -> CheckResult:
-        from app.engine.loader import load_engine, resolve_precision
-        from app.engine.model_store import ModelStore
+        from app.engine.models.loader import load_engine
+        from app.engine.models.precisions import resolve_precision
+        from app.engine.models.store import ModelStore
         from app.engine.types import Precision
 
         store = ModelStore()

@@ -26,10 +26,10 @@ from app.engine.types import (
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from app.engine.model import WhisperEngine
-    from app.engine.subtitles import SubtitleOptions
+    from app.engine.export.subtitles import SubtitleOptions
+    from app.engine.transcribe.whisper_engine import WhisperEngine
 
-# Kept in step with app.engine.formats.FORMATS; duplicated so `earshot --help` stays fast.
+# Kept in step with app.engine.export.formats.FORMATS; duplicated so `earshot --help` stays fast.
 FORMATS = ("txt", "srt", "vtt", "json")
 
 
@@ -68,7 +68,7 @@ def _add_word_options(p: argparse.ArgumentParser) -> None:
 
 def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions | None:
     """The word-level cue options; raises ValueError with a one-line reason when invalid."""
-    from app.engine.subtitles import SubtitleOptions
+    from app.engine.export.subtitles import SubtitleOptions
 
     options = SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words)
     if options.word_level and not args.word_timestamps:
@@ -115,7 +115,7 @@ def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: Deco
     from app.audio.file_decoder import AudioDecodeError
     from app.audio.file_stream import open_file_stream
     from app.audio.vad import SileroVadModel
-    from app.engine.formats import TranscriptMeta
+    from app.engine.export.formats import TranscriptMeta
 
     t0 = time.perf_counter()
     try:
@@ -174,7 +174,7 @@ class UsageError(Exception):
 
 def run(args: argparse.Namespace) -> int:
     from app.engine.convert.weights import ModelFormatError
-    from app.engine.loader import load_engine
+    from app.engine.models.loader import load_engine
     from app.engine.tokenizer import TokenizerError
 
     try:

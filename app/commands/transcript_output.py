@@ -1,7 +1,7 @@
 """Where `earshot transcribe` puts its transcripts: files in `--output-dir`, or stdout.
 
 Files: `<output dir>/<stem>.<format>`, written atomically (temporary file + rename, see
-`app.engine.formats.write_transcript`), so a full disk never leaves a truncated transcript.
+`app.engine.export.formats.write_transcript`), so a full disk never leaves a truncated transcript.
 Inputs whose stems collide (`a/x.wav` and `b/x.wav`, or `x.wav` and `x.mp3`) get distinct
 stems, in the order given: `x`, then `x-2`, `x-3`, ... (said once on stderr). A transcript that
 cannot be written where asked (folder unwritable, a file, disk full) is one line on stderr and is
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from app.private_files import private_dir
 
 if TYPE_CHECKING:
-    from app.engine.formats import TranscriptMeta
-    from app.engine.subtitles import SubtitleOptions
+    from app.engine.export.formats import TranscriptMeta
+    from app.engine.export.subtitles import SubtitleOptions
     from app.engine.types import Segment
 
 STDOUT = "-"
@@ -102,7 +102,7 @@ class TranscriptOutput:
             self._held = None
 
     def _print(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, note: str = "") -> None:
-        from app.engine.formats import render
+        from app.engine.export.formats import render
 
         text = render(fmt, segments, meta, self.subtitles)
         if fmt == "json" and (self.json_lines or self.headed or note):
@@ -128,7 +128,7 @@ class TranscriptOutput:
         self._printed += 1
 
     def _write_file(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, stem: str) -> bool:
-        from app.engine.formats import ExportError, write_transcript
+        from app.engine.export.formats import ExportError, write_transcript
 
         try:
             out = write_transcript(fmt, segments, meta, self.output_dir, stem, self.subtitles)
@@ -142,7 +142,7 @@ class TranscriptOutput:
 
     def _keep(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, stem: str) -> None:
         """Save a transcript that could not be written where asked: fallback folder, else stdout."""
-        from app.engine.formats import ExportError, write_transcript
+        from app.engine.export.formats import ExportError, write_transcript
 
         try:
             folder = private_dir(fallback_dir())
@@ -158,7 +158,7 @@ class TranscriptOutput:
 
 def fallback_dir() -> Path:
     """`<user data folder>/unsaved-transcripts` (private: 0700)."""
-    from app.engine.model_store import default_data_dir
+    from app.engine.models.store import default_data_dir
 
     return default_data_dir() / FALLBACK_FOLDER
 

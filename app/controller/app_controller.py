@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.controller.desktop_integration import options_from_settings
+from app.controller.desktop.integration import options_from_settings
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
 from app.controller.model_downloads import ModelDownloads
@@ -32,10 +32,10 @@ from app.controller.record_display import RecordDisplayState
 from app.controller.states import ModelState
 from app.controller.watched_files import WatchedFiles, WatchOptions
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
-from app.engine.subtitles import SubtitleOptions
+from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
-from app.settings.history import HistoryStore
-from app.settings.model import Settings
+from app.history.store import HistoryStore
+from app.settings.schema import Settings
 from app.settings.store import SettingsStore
 
 log = logging.getLogger(__name__)
@@ -260,7 +260,7 @@ class AppController(QObject):
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
         if isinstance(transcript, FileTranscript):
-            from app.settings.history import EntryKind, TimedText
+            from app.history.store import EntryKind, TimedText
 
             times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())
             self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times)

@@ -23,7 +23,7 @@ from app.controller.ports import (
 from app.controller.states import ModelState, RecordState
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.engine.types import DecodeOptions
-from app.settings.history import EntryKind, HistoryStore
+from app.history.store import EntryKind, HistoryStore
 
 log = logging.getLogger(__name__)
 

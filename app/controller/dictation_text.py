@@ -7,7 +7,7 @@ import dataclasses
 
 from app.controller.ports import DictationEvent, DictationEventKind
 from app.dictation.postprocess import TextPostProcessor
-from app.settings.history import TimedText
+from app.history.store import TimedText
 
 
 def processed_events(processor: TextPostProcessor, event: DictationEvent) -> list[DictationEvent]:

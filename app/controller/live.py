@@ -21,9 +21,9 @@ from app.controller.ports import (
 from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import PolicyOptions, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
-from app.dictation.worker import DictationOptions, DictationWorker
 
 log = logging.getLogger(__name__)
 

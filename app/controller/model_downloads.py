@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from app.engine.types import Precision
 
 if TYPE_CHECKING:
-    from app.engine.download_progress import Progress
+    from app.engine.models.download_progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class ModelDownloads(QObject):
 
     def start(self, name_or_repo: str, precision: Precision = Precision.AUTO) -> str:
         """Start downloading (returns at once); the installed name the signals will carry."""
-        from app.engine.catalog import resolve_download  # the model store and NumPy: not at start-up
+        from app.engine.models.catalog import resolve_download  # the model store and NumPy: not at start-up
 
         repo, name = resolve_download(name_or_repo)
         if name in self._running:
@@ -72,10 +72,10 @@ class ModelDownloads(QObject):
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self._progress.emit(name, progress)
 
-        from app.engine.download_progress import DownloadCancelled
-        from app.engine.downloader import DownloadRequest, download_model
-        from app.engine.hub import DownloadError, HubOptions
-        from app.engine.model_store import ModelStore
+        from app.engine.models.download_progress import DownloadCancelled
+        from app.engine.models.downloader import DownloadRequest, download_model
+        from app.engine.models.hub import DownloadError, HubOptions
+        from app.engine.models.store import ModelStore
 
         try:
             request = DownloadRequest(repo, name, precision, HubOptions(mirror, token), cancel)
@@ -101,7 +101,7 @@ class ModelDownloads(QObject):
         threading.Thread(target=run, name="earshot-machine-check", daemon=True).start()
 
     def _check_machine(self, name: str, precision: Precision) -> None:
-        from app.engine.machine_check import check_model
+        from app.engine.models.machine_check import check_model
 
         try:
             result = check_model(name, precision)

@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # NumPy and the engine's detectors load with the model, after
     import numpy as np
     from numpy.typing import NDArray
 
-    from app.engine.speech_map import SpeechDetector
-    from app.engine.subtitles import SubtitleOptions
+    from app.engine.export.subtitles import SubtitleOptions
+    from app.engine.transcribe.speech_map import SpeechDetector
 
 ProgressCallback = Callable[[float, float], None]
 """(audio seconds done, audio seconds in total), called from the transcribing thread."""

@@ -17,8 +17,8 @@ from PySide6.QtCore import QObject
 from app.archive.watch import DEFAULT_SETTLE_S
 from app.controller.jobs import JobQueue
 from app.controller.watch_folders import POLL_MS, WatchFolders
-from app.settings.history import HistoryStore
-from app.settings.history_entry import EntryKind
+from app.history.entry import EntryKind
+from app.history.store import HistoryStore
 
 log = logging.getLogger(__name__)
 

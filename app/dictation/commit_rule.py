@@ -10,7 +10,7 @@ the latest hypothesis alone):
 - `ALIGN_ATT` (after SimulStreaming's AlignAtt): a word is committed only while the decoder's
   attention for it stays away from the last `attention_margin_s` of audio. The words' times
   come from the alignment heads' cross-attention (`DecodeOptions.word_timestamps`, dynamic time
-  warping over the heads' attention, app/engine/word_timing.py): a word whose attention reaches
+  warping over the heads' attention, app/engine/timing/word_timing.py): a word whose attention reaches
   into the unheard end is still being guessed; one whose attention ends before it was heard.
   Unlike SimulStreaming this runs on the finished greedy hypothesis (one extra teacher-forced
   decoder pass per decode), not inside the decoding loop.

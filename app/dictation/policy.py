@@ -33,8 +33,8 @@ from app.dictation.text import (
     join_words,
     split_trailing_mark,
 )
+from app.engine.decoding.window_decoder import compression_ratio
 from app.engine.types import SAMPLE_RATE, CancelToken
-from app.engine.window_decoder import compression_ratio
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 

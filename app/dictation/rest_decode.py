@@ -25,8 +25,8 @@ from app.dictation.hypothesis import hypothesis_words
 from app.dictation.policy_options import PolicyOptions
 from app.dictation.sentence_shape import ends_sentence
 from app.dictation.text import Word, join_words
+from app.engine.decoding.window_decoder import compression_ratio
 from app.engine.types import SAMPLE_RATE, CancelToken
-from app.engine.window_decoder import compression_ratio
 
 # the rest must be mostly speech: the end pad and a breath after the last word are not
 MIN_REST_SPEECH = 0.5

@@ -19,8 +19,8 @@ from app.audio.capture import CaptureOptions, MicrophoneCapture
 from app.audio.file_decoder import decode_audio
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import DictationEvent, EventType, QueueSink
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import WindowDecoder
-from app.dictation.worker import DictationOptions, DictationWorker
 from app.engine.types import SAMPLE_RATE
 
 

@@ -22,7 +22,7 @@ import platformdirs
 import tomli_w
 
 from app.private_files import private_dir
-from app.settings.model import (
+from app.settings.schema import (
     HOTKEY_MODES,
     OUTPUT_MODES,
     PRECISIONS,

@@ -7,17 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from app.controller.app_controller import AppController
-from app.controller.desktop_integration import DesktopIntegration
-from app.controller.desktop_session import DesktopSession
+from app.controller.desktop.integration import DesktopIntegration
+from app.controller.desktop.run_options import DesktopSession
 from app.controller.states import RecordState
-from app.settings.model import Settings
+from app.settings.schema import Settings
 from app.ui.indicator import DictationIndicator
 
 
 def forward_to_running_instance() -> bool:
     """True when an Earshot already runs (it was asked to come to the front): do not start another."""
     try:
-        from app.controller.control_server import ControlError, send_command
+        from app.controller.desktop.control_server import ControlError, send_command
     except ImportError:  # a build without QtNetwork: no single-instance channel
         return False
     try:

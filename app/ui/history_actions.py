@@ -1,6 +1,6 @@
 """What the user can do with one history entry: edit its text and name, export it again.
 
-Exports reuse the writers of the `transcribe` command (`app.engine.formats`): TXT and JSON for
+Exports reuse the writers of the `transcribe` command (`app.engine.export.formats`): TXT and JSON for
 any entry; SRT and VTT with the times the entry kept (a file's segments, a dictation's
 utterances). An entry whose text the user edited no longer matches its times, so it is exported
 as one untimed piece (TXT, JSON) and SRT/VTT say why they are unavailable.
@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.formats import FORMATS, TranscriptMeta, write_transcript
+from app.engine.export.formats import FORMATS, TranscriptMeta, write_transcript
 from app.engine.types import Segment, Timings
-from app.settings.history import HistoryEntry, HistoryStore
+from app.history.store import HistoryEntry, HistoryStore
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from app.settings.history import HistoryEntry
+from app.history.store import HistoryEntry
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 

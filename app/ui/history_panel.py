@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.formats import ExportError
-from app.settings.history import EntryKind, HistoryEntry, HistoryStore
+from app.engine.export.formats import ExportError
+from app.history.store import EntryKind, HistoryEntry, HistoryStore
 from app.ui.history_actions import AskPath, EntryEditor, ask_export_path, export_entry, export_formats, file_stem
 from app.ui.history_delegate import (
     FILE_ROLE,

@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.dictation.hotkeys.chord import chord_problem
+from app.desktop.hotkeys.chord import chord_problem
 
 _MODIFIER_NAMES = (
     (Qt.KeyboardModifier.ControlModifier, "ctrl"),

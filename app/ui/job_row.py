@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from app.controller.jobs import Job
 from app.controller.ports import EXPORT_FORMATS
 from app.controller.states import JobState
-from app.engine.subtitles import SubtitleOptions
+from app.engine.export.subtitles import SubtitleOptions
 from app.ui.icons import icon
 
 WORD_CUE_WIDTH = 42  # characters per subtitle line (a common broadcast limit)

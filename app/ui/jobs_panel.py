@@ -24,7 +24,7 @@ from app.controller.app_controller import AppController
 from app.controller.jobs import Job
 from app.controller.ports import FileTranscript
 from app.controller.states import JobState
-from app.engine.subtitles import SubtitleOptions
+from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
 

@@ -4,13 +4,10 @@ toolbar is part of it (Qt leaves toolbar buttons out of the Tab chain)."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolBar, QWidget
-
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
 
 
 def _tab_stops(root: QWidget) -> list[QWidget]:
@@ -30,15 +27,15 @@ def toolbar_buttons(toolbar: QToolBar) -> list[QWidget]:
     return buttons
 
 
-def set_tab_order(window: MainWindow) -> None:
-    """Record, the microphone, the transcript and file jobs, the History, then the toolbar; the
-    window opens with Record focused."""
+def set_tab_order(window: QWidget, leading: Sequence[QWidget], regions: Sequence[QWidget]) -> None:
+    """`leading` in order (its first widget gets the focus), then each region's Tab stops, then
+    the toolbar's buttons."""
     toolbar = window.findChild(QToolBar, "mainToolbar")
-    chain = [window.record_bar.button, window.record_bar.devices, window.notice.dismiss]
-    for region in (window.recovery, window.splitter, window.history_panel):
+    chain = list(leading)
+    for region in regions:
         chain += [w for w in _tab_stops(region) if w not in chain]
     if toolbar is not None:
         chain += toolbar_buttons(toolbar)
     for first, second in itertools.pairwise(chain):
         QWidget.setTabOrder(first, second)
-    window.record_bar.button.setFocus(Qt.FocusReason.OtherFocusReason)
+    chain[0].setFocus(Qt.FocusReason.OtherFocusReason)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer
 
 from app.controller.dictation import DictationController
-from app.settings.history import HistoryStore
+from app.history.store import HistoryStore
 from app.ui.transcript_view import TranscriptView
 
 log = logging.getLogger(__name__)

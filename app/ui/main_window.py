@@ -37,7 +37,7 @@ from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
 from app.ui.labels import provider_label
 from app.ui.live_edits import LiveEditSaver
-from app.ui.menus import build_menus, retint_icons
+from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
 from app.ui.theme import apply_theme, follow_theme_setting
@@ -66,8 +66,15 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setMinimumSize(640, 420)
         self._build()
-        self.actions_ = build_menus(self)
-        set_tab_order(self)
+        commands = WindowCommands(
+            self.open_files, self.open_folder, self.save_transcript_as, self.open_settings, self.quit,
+            self.copy_all, self.transcript.clear_all, self.history_dock,
+        )
+        self.actions_ = build_menus(self, commands, controller)
+        # Record, the microphone, the transcript and file jobs, the History, then the toolbar;
+        # the window opens with Record focused.
+        set_tab_order(self, [self.record_bar.button, self.record_bar.devices, self.notice.dismiss],
+                      [self.recovery, self.splitter, self.history_panel])
         follow_theme_setting(controller)
         self._connect()
         self._restore_geometry()
@@ -275,7 +282,7 @@ class MainWindow(QMainWindow):
             app = QApplication.instance()
             if isinstance(app, QApplication):
                 apply_theme(app)
-            retint_icons(self)
+            retint_icons(self, self.actions_)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         tray_ok = self.tray is not None and self.tray.available

@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPalette
-from PySide6.QtWidgets import QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSizePolicy, QToolBar, QWidget
 
+from app.controller.app_controller import AppController
 from app.ui.help_dialogs import show_about, show_shortcuts, show_spoken_commands
 from app.ui.icons import icon
 
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
+Slot = Callable[[], object]
 
 
-def build_menus(window: MainWindow) -> dict[str, QAction]:
+@dataclass(frozen=True)
+class WindowCommands:
+    """What the window's own actions call; the dictation actions go to the controller."""
+
+    open_files: Slot
+    open_folder: Slot
+    save_transcript_as: Slot
+    open_settings: Slot
+    quit: Slot
+    copy_all: Slot
+    clear_transcript: Slot
+    history_dock: QDockWidget
+
+
+def build_menus(window: QMainWindow, commands: WindowCommands, c: AppController) -> dict[str, QAction]:
     """Create every action once; menus and the toolbar share them. Returns them by name."""
     color = window.palette().color(QPalette.ColorRole.ButtonText)
 
@@ -32,14 +47,13 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
         return act
 
     actions: dict[str, QAction] = {}
-    c = window.controller
-    action("open", "&Open files…", window.open_files, QKeySequence.StandardKey.Open, "open")
-    action("open_folder", "Open &folder…", window.open_folder, "Ctrl+Shift+O")
-    action("save", "&Save transcript as…", window.save_transcript_as, "Ctrl+S", "save")
-    action("settings", "Se&ttings…", window.open_settings, "Ctrl+,", "settings")
-    action("quit", "&Quit", window.quit, "Ctrl+Q")
-    action("copy", "&Copy all", window.copy_all, "Ctrl+Shift+C", "copy")
-    action("clear", "C&lear transcript", window.transcript.clear_all, "Ctrl+L", "clear")
+    action("open", "&Open files…", commands.open_files, QKeySequence.StandardKey.Open, "open")
+    action("open_folder", "Open &folder…", commands.open_folder, "Ctrl+Shift+O")
+    action("save", "&Save transcript as…", commands.save_transcript_as, "Ctrl+S", "save")
+    action("settings", "Se&ttings…", commands.open_settings, "Ctrl+,", "settings")
+    action("quit", "&Quit", commands.quit, "Ctrl+Q")
+    action("copy", "&Copy all", commands.copy_all, "Ctrl+Shift+C", "copy")
+    action("clear", "C&lear transcript", commands.clear_transcript, "Ctrl+L", "clear")
     action("record", "&Record", c.dictation.toggle, "Ctrl+R", "mic")
     action("cancel", "&Discard current utterance", c.dictation.cancel, "Ctrl+Shift+R")
     action("about", "&About Earshot", lambda: show_about(window))
@@ -47,7 +61,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
            "F1")
     action("spoken", "&Spoken commands",
            lambda: show_spoken_commands(window, c.settings.output.spoken_punctuation))
-    history = window.history_dock.toggleViewAction()
+    history = commands.history_dock.toggleViewAction()
     history.setText("&History")
     history.setShortcut(QKeySequence("Ctrl+H"))
     history.setIcon(icon("history", color))
@@ -59,7 +73,7 @@ def build_menus(window: MainWindow) -> dict[str, QAction]:
     return actions
 
 
-def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
+def _menubar(window: QMainWindow, actions: dict[str, QAction]) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addActions([actions["open"], actions["open_folder"], actions["save"]])
@@ -74,7 +88,7 @@ def _menubar(window: MainWindow, actions: dict[str, QAction]) -> None:
     help_menu.addAction(actions["about"])
 
 
-def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
+def _toolbar(window: QMainWindow, actions: dict[str, QAction]) -> None:
     toolbar = QToolBar("Main", window)
     toolbar.setObjectName("mainToolbar")
     toolbar.setMovable(False)
@@ -93,10 +107,10 @@ def _toolbar(window: MainWindow, actions: dict[str, QAction]) -> None:
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
 
 
-def retint_icons(window: MainWindow) -> None:
+def retint_icons(window: QWidget, actions: Mapping[str, QAction]) -> None:
     """Redraw the action icons in the current palette's text colour (after a theme switch)."""
     color = window.palette().color(QPalette.ColorRole.ButtonText)
-    for act in window.actions_.values():
+    for act in actions.values():
         name = act.property("iconName")
         if name:
             act.setIcon(icon(str(name), color))

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.app_controller import AppController
-from app.engine.catalog import CatalogModel, catalog
-from app.engine.download_progress import Phase, Progress
-from app.engine.machine_check import MachineCheck, cached_checks, recommend
-from app.settings.model import DownloadSettings
+from app.engine.models.catalog import CatalogModel, catalog
+from app.engine.models.download_progress import Phase, Progress
+from app.engine.models.machine_check import MachineCheck, cached_checks, recommend
+from app.settings.schema import DownloadSettings
 
 log = logging.getLogger(__name__)
 _COLUMNS = ("Model", "Languages", "Download", "RAM", "This machine", "Status")

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.settings.model import OutputSettings
+from app.settings.schema import OutputSettings
 from app.ui.hotkey_field import HotkeyField
 
 MODES = (

@@ -13,7 +13,7 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QWidget
 
 from app.engine.types import Precision
-from app.settings.model import PRECISIONS
+from app.settings.schema import PRECISIONS
 from app.ui.labels import PRECISION_LABELS, PRECISION_TIPS
 
 FILE_ACCURACY = (

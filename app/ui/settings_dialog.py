@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.background import BackgroundCall
 from app.controller.ports import ModelInfo
-from app.settings.model import Settings
+from app.settings.schema import Settings
 from app.ui.dictation_settings import DictationSettingsPage
 from app.ui.labels import LANGUAGES, provider_label
 from app.ui.models_page import ModelsPage

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.controller.ports import EngineConfig, EngineDescription, FileAudio, LoadedEngine, ProgressCallback
-from app.engine.speech_map import SpeechDetector
+from app.engine.transcribe.speech_map import SpeechDetector
 from app.engine.types import CancelToken, DecodeOptions, Segment, TranscriptionInfo, WindowResult
 
 SECONDS_PER_FILE = 3.0

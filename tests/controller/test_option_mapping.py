@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from app.controller.desktop_integration import STORED_POSTPROCESS_FIELDS, options_from_settings
+from app.controller.desktop.integration import STORED_POSTPROCESS_FIELDS, options_from_settings
 from app.dictation.postprocess import PostProcessOptions
-from app.settings.model import OutputSettings
+from app.settings.schema import OutputSettings
 
 
 def test_every_clean_up_option_is_stored_under_its_name_with_the_same_default() -> None:

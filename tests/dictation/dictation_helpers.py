@@ -8,8 +8,8 @@ import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import DictationEvent, EventType, QueueSink
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import streaming_decode_options
-from app.dictation.worker import DictationOptions, DictationWorker
 
 
 @dataclass

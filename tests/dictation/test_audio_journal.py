@@ -12,7 +12,7 @@ from dictation_helpers import replay
 from earshot_testing import DATA_DIR, read_wav
 
 from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
-from app.dictation.worker import DictationOptions
+from app.dictation.live_worker import DictationOptions
 
 SR = 16000
 

@@ -31,7 +31,7 @@ from app.audio.capture import (
     rescan_devices,
 )
 from app.dictation.events import EventType, QueueSink
-from app.dictation.worker import DictationOptions, DictationWorker
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.engine.wer import word_error_rate
 
 needs_pulse = pytest.mark.skipif(shutil.which("pulseaudio") is None or shutil.which("paplay") is None,

@@ -15,8 +15,8 @@ from dictation_helpers import replay
 from earshot_testing import SHARED_SPEECH, needs_shared, read_wav
 
 from app.audio.vad import VadOptions
+from app.dictation.live_worker import DictationOptions
 from app.dictation.policy import PolicyOptions
-from app.dictation.worker import DictationOptions
 
 RATE = 16000
 

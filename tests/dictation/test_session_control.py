@@ -11,7 +11,7 @@ from earshot_testing import DATA_DIR, read_wav
 
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import EventType, QueueSink
-from app.dictation.worker import DictationOptions, DictationWorker, WorkerState
+from app.dictation.live_worker import DictationOptions, DictationWorker, WorkerState
 
 
 def _wait_for_text(sink: QueueSink, events: list, timeout_s: float = 60.0) -> None:  # type: ignore[type-arg]

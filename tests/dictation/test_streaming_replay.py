@@ -72,8 +72,8 @@ def test_a_pause_mid_sentence_does_not_cut_the_sentence(engine) -> None:  # type
     hearing "ask not" without the rest, writes "asked not"; the policy holds words that stop
     mid-sentence (no final punctuation) open until speech resumes, so the committed sentence
     reads as the whole recording does."""
+    from app.dictation.live_worker import DictationOptions
     from app.dictation.policy import PolicyOptions
-    from app.dictation.worker import DictationOptions
 
     audio = read_wav(SHARED_SPEECH / "en_jfk_inaugural.wav")
     offline = normalize(offline_text(engine, audio))
@@ -129,8 +129,8 @@ def test_three_minutes_with_pauses_lose_and_double_no_words(engine) -> None:  # 
     """Runs of six clips 0.15 s apart make utterances of 20-30 s, which force window trims;
     pauses of 1-4 s between runs split utterances. A trim or alignment bug loses or repeats whole
     phrases; tiny.en's own mistakes change a word or two ("two of them" -> "to them")."""
+    from app.dictation.live_worker import DictationOptions
     from app.dictation.policy import PolicyOptions
-    from app.dictation.worker import DictationOptions
     from app.engine.wer import normalize
 
     clips = [_speech_only(read_wav(DATA_DIR / c["file"])) for c in espeak_clips()]

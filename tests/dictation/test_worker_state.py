@@ -13,7 +13,7 @@ from dictation_helpers import drain
 
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.dictation.events import EventType, QueueSink
-from app.dictation.worker import DictationOptions, DictationWorker
+from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.worker_state import LIVE, WorkerState, WorkerStateCell
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
-from app.engine.features import FRAMES_PER_SECOND, log_mel
-from app.engine.plan import plan_windows
+from app.engine.runtime.features import FRAMES_PER_SECOND, log_mel
+from app.engine.transcribe.plan import plan_windows
 from app.engine.types import DecodeOptions
 from app.engine.wer import word_error_rate
 

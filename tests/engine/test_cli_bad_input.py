@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
 
-from app.engine.model_store import ModelStore
+from app.engine.models.store import ModelStore
 from app.engine.wer import normalize
 
 CLIP = espeak_clips()[1]

@@ -9,9 +9,9 @@ from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
 from app.engine.convert.encoder_graph import build_encoder
 from app.engine.convert.readers import read_weights
-from app.engine.features import log_mel
-from app.engine.model_store import bundled_model_dir
-from app.engine.window_decoder import mel_window
+from app.engine.decoding.window_decoder import mel_window
+from app.engine.models.store import bundled_model_dir
+from app.engine.runtime.features import log_mel
 
 
 def _run(model, mel: np.ndarray) -> list[np.ndarray]:

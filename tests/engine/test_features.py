@@ -7,7 +7,7 @@ import pytest
 from earshot_testing import DATA_DIR, SHARED_SPEECH, espeak_clips, read_wav, shared_english
 from faster_whisper.feature_extractor import FeatureExtractor
 
-from app.engine.features import log_mel, pad_or_trim
+from app.engine.runtime.features import log_mel, pad_or_trim
 
 CLIPS = [DATA_DIR / c["file"] for c in espeak_clips()]
 CLIPS += [SHARED_SPEECH / f"{r['clip_id']}.wav" for r in shared_english()]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.formats import (
+from app.engine.export.formats import (
     FORMATS,
     ExportError,
     TranscriptMeta,
@@ -222,7 +222,7 @@ def test_disk_full_mid_write_keeps_the_old_file_and_leaves_no_partial(tmp_path: 
     child = textwrap.dedent(
         f"""
         import resource, signal, sys
-        from app.engine.formats import ExportError, TranscriptMeta, write_transcript
+        from app.engine.export.formats import ExportError, TranscriptMeta, write_transcript
         from app.engine.types import Segment, Timings
         from pathlib import Path
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -12,7 +12,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.quantize import SMALL_VOCABULARY
 from app.engine.convert.vocab_table import VocabularyFormat, block_codes, dequantize, pack_cells
-from app.engine.loader import load_engine
+from app.engine.models.loader import load_engine
 from app.engine.types import DecodeOptions, Precision
 
 VOCAB = 51864

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
 
-from app.engine import model_store
 from app.engine.convert.readers import read_weights
 from app.engine.convert.weights import ModelFormatError
-from app.engine.model_store import BUNDLED_NAME, ModelStore
+from app.engine.models import store as model_store
+from app.engine.models.store import BUNDLED_NAME, ModelStore
 from app.engine.types import Precision
 from app.engine.wer import normalize
 
@@ -130,7 +130,7 @@ def test_damaged_installer_entry_is_one_clear_line(tmp_path, monkeypatch):
 def test_a_copy_without_times_is_hashed_once_then_trusted(tmp_path):
     """A cache copied without its times (plain cp): the first check hashes and, finding every file
     intact, records the new times, so later loads are back to one stat per file."""
-    from app.engine import cache_integrity
+    from app.engine.models import cache_integrity
 
     store = ModelStore()
     copy = tmp_path / "entry"

@@ -8,7 +8,7 @@ import pytest
 
 from app.engine.convert import converter
 from app.engine.convert.weights import ModelFormatError
-from app.engine.model_store import BUNDLED_NAME, ModelStore
+from app.engine.models.store import BUNDLED_NAME, ModelStore
 from app.engine.types import Precision
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from earshot_testing import SHARED_SPEECH, needs_shared, read_wav, shared_manifest
 
-from app.engine.loader import load_engine
-from app.engine.model_store import ModelStore
+from app.engine.models.loader import load_engine
+from app.engine.models.store import ModelStore
 from app.engine.types import DecodeOptions, Precision, Task
 
 ESPEAK_SENTENCES = {

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.engine.native_heap import release_free_heap
+from app.engine.runtime.native_heap import release_free_heap
 
 
 def _rss_mb() -> float:

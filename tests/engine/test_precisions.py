@@ -8,7 +8,7 @@ import pytest
 from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
-from app.engine.loader import load_engine
+from app.engine.models.loader import load_engine
 from app.engine.types import DecodeOptions, Precision
 from app.engine.wer import word_error_rate
 
@@ -96,7 +96,7 @@ def test_numpy_blas_stays_on_one_thread_once_an_engine_exists(engine) -> None:  
     (tiny.en int8 encoder: 187 ms per window after a log-mel, 139 ms with one BLAS thread)."""
     import ctypes
 
-    from app.engine.blas_threads import _openblas_libraries
+    from app.engine.runtime.blas_threads import _openblas_libraries
 
     libraries = _openblas_libraries()
     if not libraries:  # numpy built against another BLAS (Accelerate, MKL): nothing spins here
@@ -113,9 +113,9 @@ def test_int8_accurate_chooses_words_on_exact_scores(tmp_path) -> None:
     the final state and the 8-bit logits before rescoring."""
     import shutil
 
-    from app.engine.features import log_mel, pad_or_trim
-    from app.engine.runtime import WhisperRuntime
-    from app.engine.sessions import SessionConfig
+    from app.engine.runtime.features import log_mel, pad_or_trim
+    from app.engine.runtime.ort_sessions import SessionConfig
+    from app.engine.runtime.whisper_runtime import WhisperRuntime
     from app.engine.types import Task
 
     source = load_engine(precision=Precision.INT8_ACCURATE).runtime.model_dir

@@ -1,10 +1,10 @@
-"""The check that finds a window Whisper decoded as a copy of its prompt (app/engine/prompt_copy.py).
+"""The check that finds a window Whisper decoded as a copy of its prompt (app/engine/transcribe/prompt_copy.py).
 The real case, a long file whose second window copied the first one's sentences, is
 tests/archive/test_folder_runs.py's long file (it failed on an AVX-512 VNNI Xeon without the check)."""
 
 from __future__ import annotations
 
-from app.engine.prompt_copy import COPIED_RUN_WORDS, copies_prompt
+from app.engine.transcribe.prompt_copy import COPIED_RUN_WORDS, copies_prompt
 
 PROMPT = (" Please move the meeting to Thursday afternoon. I need $300 for the new laptop. Our team has"
           " 12 people and two of them work from home. Good morning everyone.")

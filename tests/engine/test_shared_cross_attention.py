@@ -6,9 +6,9 @@ import numpy as np
 import onnxruntime as ort
 from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
-from app.engine.features import log_mel
-from app.engine.runtime import CrossAttention
-from app.engine.window_decoder import mel_window
+from app.engine.decoding.window_decoder import mel_window
+from app.engine.runtime.features import log_mel
+from app.engine.runtime.whisper_runtime import CrossAttention
 
 
 def test_rows_sharing_one_audio_get_the_logits_of_a_repeated_audio(engine):

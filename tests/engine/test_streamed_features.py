@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from earshot_testing import DATA_DIR, espeak_clips, read_wav
 
-from app.engine.audio_stream import StreamedFeatures
-from app.engine.features import log_mel, pad_or_trim
-from app.engine.speech_map import SpeechMap
+from app.engine.runtime.features import log_mel, pad_or_trim
+from app.engine.transcribe.audio_stream import StreamedFeatures
+from app.engine.transcribe.speech_map import SpeechMap
 
 
 def _chunks(audio: np.ndarray, size: int) -> list[np.ndarray]:

@@ -11,8 +11,8 @@ from pathlib import Path
 from earshot_testing import DATA_DIR, read_wav, write_wav
 from test_transcribe_cli import earshot
 
-from app.engine.formats import TranscriptMeta, render
-from app.engine.subtitles import SubtitleOptions
+from app.engine.export.formats import TranscriptMeta, render
+from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Segment, Timings, Word
 
 STAMP = re.compile(r"(\d\d):(\d\d):(\d\d)[,.](\d\d\d)")

@@ -3,8 +3,8 @@ a sentence ends (after a pause, or once a paragraph is long), never one line per
 
 from __future__ import annotations
 
-from app.engine.formats import TranscriptMeta, render
-from app.engine.paragraphs import PARAGRAPH_CHARS
+from app.engine.export.formats import TranscriptMeta, render
+from app.engine.export.paragraphs import PARAGRAPH_CHARS
 from app.engine.types import Segment, Timings
 
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from earshot_testing import DATA_DIR, read_wav
 
-from app.engine.features import log_mel
-from app.engine.model_facts import default_alignment_heads
-from app.engine.window_decoder import mel_window
-from app.engine.word_alignment import dtw_path, median_filter7
+from app.engine.convert.model_facts import default_alignment_heads
+from app.engine.decoding.window_decoder import mel_window
+from app.engine.runtime.features import log_mel
+from app.engine.timing.word_alignment import dtw_path, median_filter7
 
 
 def _reference_dtw(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -92,8 +92,8 @@ def test_word_decoder_of_a_model_with_weights_in_a_side_file(engine, tmp_path):
     graph links to that file instead of loading it into one protobuf (here tiny.en saved so)."""
     import onnx
 
-    from app.engine.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
-    from app.engine.sessions import SessionConfig
+    from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
+    from app.engine.runtime.ort_sessions import SessionConfig
 
     model = onnx.load(str(engine.runtime.model_dir / "decoder.onnx"))
     onnx.save(model, str(tmp_path / "decoder.onnx"), save_as_external_data=True, location="decoder.onnx.data")

@@ -14,11 +14,11 @@ import pytest
 from download_helpers import TINY_COPY_REPO, earshot, start_earshot
 from hub_server import HubServer
 
-from app.engine import downloader
-from app.engine.download_progress import DownloadCancelled, Phase, Progress
-from app.engine.downloader import DownloadRequest, download_model
-from app.engine.hub import DownloadError, HubOptions
-from app.engine.model_store import ModelStore
+from app.engine.models import downloader
+from app.engine.models.download_progress import DownloadCancelled, Phase, Progress
+from app.engine.models.downloader import DownloadRequest, download_model
+from app.engine.models.hub import DownloadError, HubOptions
+from app.engine.models.store import ModelStore
 from app.engine.types import Precision
 
 TINY_COPY = "whisper-tiny-copy"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from app.engine.machine_check import WINDOW_S, MachineCheck, cached_checks, check_model, recommend, speech_window
-from app.engine.model_store import ModelStore
+from app.engine.models.machine_check import WINDOW_S, MachineCheck, cached_checks, check_model, recommend, speech_window
+from app.engine.models.store import ModelStore
 from app.engine.types import Precision
 
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings
 from app.composition import build_parts
 from app.controller.app_controller import AppController
 from app.controller.states import ModelState
-from app.engine.download_progress import Phase, Progress
+from app.engine.models.download_progress import Phase, Progress
 from app.ui.settings_dialog import SettingsDialog
 
 

@@ -112,10 +112,10 @@ def test_shim_is_small_defines_what_numpy_imports_and_the_fortran_runtime_is_gon
 
 
 def test_the_apps_one_thread_request_finds_the_shim(shimmed: Path) -> None:
-    """app/engine/blas_threads.py sets OpenBLAS to one thread by name; the shim answers it (and
+    """app/engine/runtime/blas_threads.py sets OpenBLAS to one thread by name; the shim answers it (and
     always runs on the caller's thread)."""
     script = ("import ctypes, sys\n"
-              "from app.engine.blas_threads import _openblas_libraries, limit_numpy_blas_threads\n"
+              "from app.engine.runtime.blas_threads import _openblas_libraries, limit_numpy_blas_threads\n"
               "assert str(_openblas_libraries()[0]).startswith(sys.argv[1])\n"
               "assert limit_numpy_blas_threads(1)\n"
               "print(ctypes.CDLL(str(_openblas_libraries()[0])).scipy_openblas_get_num_threads64_())\n")
@@ -147,12 +147,12 @@ def _wav_samples(path: Path) -> np.ndarray:
 
 
 def test_the_apps_log_mel_features_are_unchanged(shimmed: Path, tmp_path: Path) -> None:
-    from app.engine.features import log_mel
+    from app.engine.runtime.features import log_mel
 
     clip = DATA_DIR / "espeak_meeting.wav"
     script = ("import sys, wave, numpy as np\n"
               "assert np.__file__.startswith(sys.argv[1])\n"
-              "from app.engine.features import log_mel\n"
+              "from app.engine.runtime.features import log_mel\n"
               "with wave.open(sys.argv[2]) as w:\n"
               "    audio = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float32) / 32768\n"
               "np.save(sys.argv[3], log_mel(audio))\n")

@@ -15,7 +15,7 @@ from earshot_testing import REPO_ROOT
 
 from app.engine.convert.int8_kernels import PORTABLE_ENV
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
-from app.engine.model_store import ModelStore
+from app.engine.models.store import ModelStore
 from app.engine.types import Precision
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
@@ -73,7 +73,7 @@ def test_the_computed_position_table_is_the_stored_one_bit_for_bit() -> None:
         model.graph.node.insert(index, node)
     onnx.checker.check_model(model)
     options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # as app/engine/sessions.py
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # as ort_sessions.py
     session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
     computed = session.run(None, {})[0]
     assert computed.dtype == np.float32 and computed.shape == table.shape
@@ -94,9 +94,9 @@ def test_the_shipped_vocabulary_keeps_int8s_frequent_rows_and_its_words(tmp_path
     from earshot_testing import DATA_DIR, read_wav
     from onnx import numpy_helper
 
-    from app.engine.model import WhisperEngine
-    from app.engine.runtime import WhisperRuntime
-    from app.engine.sessions import SessionConfig
+    from app.engine.runtime.ort_sessions import SessionConfig
+    from app.engine.runtime.whisper_runtime import WhisperRuntime
+    from app.engine.transcribe.whisper_engine import WhisperEngine
     from app.engine.types import DecodeOptions
 
     fmt = build_model.SHIPPED_VOCABULARY

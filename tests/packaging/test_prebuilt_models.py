@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from earshot_testing import DATA_DIR, read_wav
 
-from app.engine import model_store
 from app.engine.convert import converter
 from app.engine.convert.weights import ModelFormatError
-from app.engine.loader import load_engine
-from app.engine.model_store import BUNDLED_NAME, ModelStore, default_prebuilt_dir
+from app.engine.models import store as model_store
+from app.engine.models.loader import load_engine
+from app.engine.models.store import BUNDLED_NAME, ModelStore, default_prebuilt_dir
 from app.engine.types import DecodeOptions, Precision
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from earshot_testing import REPO_ROOT
 
-from app.controller.control_server import ControlServer
+from app.controller.desktop.control_server import ControlServer
 
 USER = "".join(c for c in getpass.getuser() if c.isalnum()) or "user"
 

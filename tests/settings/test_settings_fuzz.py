@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import tomli_w
 
-from app.settings.model import Settings
+from app.settings.schema import Settings
 from app.settings.store import SettingsStore, settings_from_document, settings_to_document
 
 SEED = 20261201

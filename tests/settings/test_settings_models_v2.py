@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.settings.model import Settings
+from app.settings.schema import Settings
 from app.settings.store import SettingsStore
 
 

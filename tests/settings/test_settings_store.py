@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.settings import store as store_module
-from app.settings.model import Settings
+from app.settings.schema import Settings
 from app.settings.store import SettingsStore
 
 

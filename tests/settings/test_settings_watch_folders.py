@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.settings.model import SETTINGS_VERSION, Settings
+from app.settings.schema import SETTINGS_VERSION, Settings
 from app.settings.store import SettingsStore
 
 

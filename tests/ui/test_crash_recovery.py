@@ -25,7 +25,7 @@ from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 
 from app.composition import build_parts
 from app.engine.wer import word_error_rate
-from app.settings.history import EntryKind
+from app.history.store import EntryKind
 
 FIRST, SECOND = "espeak_weather.wav", "espeak_morning.wav"
 

@@ -17,12 +17,12 @@ from PySide6.QtGui import QGuiApplication
 from app.audio.capture import AudioDeviceError
 from app.audio.replay import ReplayOptions, ReplaySource
 from app.controller.app_controller import AppController, AppParts
-from app.controller.desktop_integration import DesktopIntegration, DesktopOptions
+from app.controller.desktop.integration import DesktopIntegration, DesktopOptions
+from app.controller.desktop.output_router import OutputOptions, OutputRouter
 from app.controller.live import LiveSession
-from app.controller.output_router import OutputOptions, OutputRouter
 from app.controller.states import RecordState
-from app.dictation.output import OutputMode, OutputWorker
-from app.settings.history import EntryKind, HistoryStore
+from app.desktop.typing import OutputMode, OutputWorker
+from app.history.store import EntryKind, HistoryStore
 from app.ui.main_window import MainWindow
 
 

@@ -4,7 +4,7 @@ while and after dictating, and the edits reach the History.
 
 Real window, real worker and tiny.en, a committed espeak clip replayed as the microphone. The
 focused app is the recording keyboard of test_dictation_errors (offscreen Qt has no other app to
-type into; typing into real X11 apps is tests/output/test_dictate_into_apps.py)."""
+type into; typing into real X11 apps is tests/desktop/test_dictate_into_apps.py)."""
 
 from __future__ import annotations
 

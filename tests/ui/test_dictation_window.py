@@ -11,7 +11,7 @@ from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 from app.controller.app_controller import AppController
 from app.controller.ports import AudioSource
 from app.controller.states import RecordState
-from app.settings.history import HistoryStore
+from app.history.store import HistoryStore
 from app.ui.main_window import MainWindow
 
 CLIP = "espeak_meeting.wav"

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 
-from app.settings.history import EntryKind, HistoryStore, TimedText
+from app.history.store import EntryKind, HistoryStore, TimedText
 from app.ui.history_delegate import preview_lines, title_line
 from app.ui.history_panel import HistoryPanel
 

@@ -12,8 +12,8 @@ import onnx
 from app.engine.convert.decoder_graph import build_decoder
 from app.engine.convert.encoder_graph import build_encoder
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.model_facts import METADATA_KEY, ModelFacts
 from app.engine.convert.weights import WhisperWeights
-from app.engine.model_facts import METADATA_KEY, ModelFacts
 from app.engine.types import Precision
 
 _PROTOBUF_LIMIT = 1_800_000_000  # stay clear of protobuf's 2 GiB limit

@@ -81,7 +81,7 @@ def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer:
     q = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.q")
     grouped = g.op1("Reshape", [q, grouped_shape])  # [audio_batch, queries, heads, head_dim]
     q_heads = g.op1("Transpose", [grouped], perm=[0, 2, 1, 3])
-    # Named, so the word-timing graph (app/engine/alignment_graph.py) can return it; this graph does not.
+    # Named, so the word-timing graph (app/engine/runtime/alignment_graph.py) can return it; this graph does not.
     weights = cross_weights_name(layer)
     g.nodes.append(helper.make_node("Softmax", [g.op1("MatMul", [q_heads, f"cross_k_{layer}"])], [weights],
                                     name=g.fresh("Softmax"), axis=-1))

@@ -1,0 +1,1 @@
+"""Desktop integration without Qt: global hotkeys and typing or pasting into the focused application."""

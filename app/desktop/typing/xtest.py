@@ -1,0 +1,206 @@
+"""Typing into the focused X11 window through the XTEST extension (python-xlib).
+
+XTEST events are indistinguishable from the keyboard's, so every X11 application accepts them
+(synthetic XSendEvent input, as pynput sends, is ignored by xterm and others).
+
+Characters the keyboard map lacks (most non-ASCII text on a US layout) are bound to spare
+keycodes first. Each such character gets its own keycode and keeps it while it is in use:
+applications re-read the keyboard map some time after it changes, so re-binding one keycode
+per character (as `xdotool type` does) loses characters when the application reads late.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from typing import Any
+
+from app.desktop.typing.base import MODIFIER_NAMES, OutputError, split_chord
+
+try:
+    from Xlib import XK, X
+    from Xlib.display import Display
+    from Xlib.error import DisplayError
+    from Xlib.ext import xtest
+except ImportError:  # python-xlib is missing: XTestKeyboard() says so
+    Display = None
+
+KEY_DELAY_S = 0.003
+"""Pause after each key: lets slow clients keep up, 300 characters a second."""
+REMAP_SETTLE_S = 0.05
+"""After changing the keyboard map: time for applications to re-read it before keys arrive."""
+REUSE_SETTLE_S = 0.15
+"""Before re-binding a spare keycode: time for the application to read the keys typed with it."""
+MODIFIER_WAIT_S = 2.0
+
+_SPECIAL_KEYSYMS = {"\n": "Return", "\t": "Tab", "\b": "BackSpace"}
+
+
+log = logging.getLogger(__name__)
+
+
+def char_keysym(char: str) -> int:
+    """The X keysym of one character: Latin-1 maps to itself, the rest to 0x01000000 + code point."""
+    if char in _SPECIAL_KEYSYMS:
+        return int(XK.string_to_keysym(_SPECIAL_KEYSYMS[char]))
+    code = ord(char)
+    if 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xFF:
+        return code
+    return 0x01000000 | code
+
+
+class XTestKeyboard:
+    """A `KeyboardBackend` for X11. `display_name` None = $DISPLAY."""
+
+    name = "X11 XTEST"
+
+    def __init__(self, display_name: str | None = None) -> None:
+        if Display is None:
+            raise OutputError("typing on X11 needs python-xlib (pip install python-xlib)")
+        try:
+            self._display: Any = Display(display_name)
+        except (DisplayError, OSError, ValueError) as exc:
+            raise OutputError(f"cannot open the X display {display_name or ''}: {exc}") from exc
+        if not self._display.has_extension("XTEST"):
+            self._display.close()
+            raise OutputError("the X server has no XTEST extension, so Earshot cannot type into other windows")
+        info = self._display.display.info
+        self._min_keycode = info.min_keycode
+        rows = self._display.get_keyboard_mapping(info.min_keycode, info.max_keycode - info.min_keycode + 1)
+        self._keymap: dict[int, tuple[int, bool]] = {}  # keysym -> (keycode, needs shift)
+        spare = []
+        for offset, row in enumerate(rows):
+            keycode = info.min_keycode + offset
+            if not any(row):
+                spare.append(keycode)
+            for column, keysym in enumerate(row[:2]):
+                if keysym and keysym not in self._keymap:
+                    self._keymap[keysym] = (keycode, column == 1)
+        if len(spare) < 2:
+            raise OutputError("the keyboard map has no spare keycodes to type characters it lacks")
+        self._spare = spare[1:]  # keycode 8 is ignored by some toolkits
+        self._bound: OrderedDict[int, int] = OrderedDict()  # keysym -> spare keycode, oldest first
+        self._shift = self._keycode("Shift_L")
+
+    # ------------------------------------------------------------------ KeyboardBackend
+    def type_text(self, text: str) -> None:
+        self._wait_for_modifiers()
+        keysyms = [char_keysym(c) for c in text if c != "\r"]
+        start = 0
+        while start < len(keysyms):
+            end = self._bind_missing(keysyms, start)
+            for keysym in keysyms[start:end]:
+                keycode, shift = self._keymap.get(keysym) or (self._bound[keysym], False)
+                self._tap(keycode, shift)
+            start = end
+        self._display.flush()
+
+    def send_keys(self, chord: str) -> None:
+        modifiers, key = split_chord(chord)
+        codes = [self._keycode(MODIFIER_NAMES[m]) for m in modifiers]
+        keysym = XK.string_to_keysym(key) or XK.string_to_keysym(key.lower())
+        if not keysym:
+            raise OutputError(f"unknown key {key!r} in {chord!r}")
+        self._wait_for_modifiers()
+        keycode, shift = self._keymap.get(keysym) or self._keymap.get(char_keysym(key.lower()), (0, False))
+        if not keycode:
+            raise OutputError(f"the keyboard map has no key {key!r}")
+        for code in codes:
+            self._fake(X.KeyPress, code)
+        self._tap(keycode, shift and self._shift not in codes)
+        for code in reversed(codes):
+            self._fake(X.KeyRelease, code)
+        self._display.flush()
+
+    def close(self) -> None:
+        """Give the spare keycodes back (empty), then close the connection."""
+        try:
+            if self._bound:
+                time.sleep(REUSE_SETTLE_S)
+                for keycode in self._bound.values():
+                    self._display.change_keyboard_mapping(keycode, [(0,) * 2])
+                self._bound.clear()
+            self._display.get_input_focus()  # a round trip: the server has run all our requests
+            self._display.close()
+        except Exception:  # the display may be gone already: nothing left to restore
+            log.info("restoring the X11 keymap failed", exc_info=True)
+            pass
+
+    # ------------------------------------------------------------------ internals
+    def _bind_missing(self, keysyms: list[int], start: int) -> int:
+        """Bind the keysyms of keysyms[start:] that the map lacks to spare keycodes, as far as
+        the spare keycodes go; returns the end of the run that can be typed now (> start)."""
+        changes: list[tuple[int, int]] = []
+        reused = False
+        in_run: set[int] = set()
+        end = start
+        while end < len(keysyms):
+            keysym = keysyms[end]
+            if keysym in self._bound:
+                self._bound.move_to_end(keysym)
+            elif keysym not in self._keymap:
+                keycode, evicted = self._spare_keycode(protect=in_run)
+                if keycode is None:
+                    break
+                reused = reused or evicted
+                self._bound[keysym] = keycode
+                changes.append((keycode, keysym))
+            in_run.add(keysym)
+            end += 1
+        if changes:
+            if reused:  # its old character may still be on its way to the application
+                time.sleep(REUSE_SETTLE_S)
+            for keycode, keysym in changes:
+                self._display.change_keyboard_mapping(keycode, [(keysym, keysym)])
+            self._display.flush()
+            time.sleep(REMAP_SETTLE_S)
+        return end
+
+    def _spare_keycode(self, protect: set[int]) -> tuple[int | None, bool]:
+        """A spare keycode: a never-used one, else the least recently used one not in `protect`.
+
+        Returns (keycode or None, whether it was taken from another character)."""
+        used = set(self._bound.values())
+        for keycode in self._spare:
+            if keycode not in used:
+                return keycode, False
+        for keysym in self._bound:
+            if keysym not in protect:
+                return self._bound.pop(keysym), True
+        return None, False
+
+    def _tap(self, keycode: int, shift: bool) -> None:
+        if shift:
+            self._fake(X.KeyPress, self._shift)
+        self._fake(X.KeyPress, keycode)
+        self._fake(X.KeyRelease, keycode)
+        if shift:
+            self._fake(X.KeyRelease, self._shift)
+        self._display.flush()
+        time.sleep(KEY_DELAY_S)
+
+    def _fake(self, event: int, keycode: int) -> None:
+        xtest.fake_input(self._display, event, keycode)
+
+    def _keycode(self, name: str) -> int:
+        keysym = XK.string_to_keysym(name)
+        if keysym not in self._keymap:
+            raise OutputError(f"the keyboard map has no {name} key")
+        return self._keymap[keysym][0]
+
+    def _wait_for_modifiers(self) -> None:
+        """Wait (a little) until the user lets go of Ctrl/Alt/Shift, then release any still down.
+
+        Typing while a modifier is held would turn letters into shortcuts.
+        """
+        modifier_codes = {c for row in self._display.get_modifier_mapping() for c in row if c}
+        deadline = time.monotonic() + MODIFIER_WAIT_S
+        while True:
+            keys = self._display.query_keymap()
+            held = [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
+            if not held or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        for keycode in held:
+            self._fake(X.KeyRelease, keycode)

@@ -1,0 +1,1 @@
+"""Transcripts written out: plain text in paragraphs, SRT, WebVTT and JSON."""

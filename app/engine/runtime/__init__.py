@@ -1,0 +1,1 @@
+"""Running a converted model: onnxruntime sessions, log-mel features, the KV cache between decoder steps."""

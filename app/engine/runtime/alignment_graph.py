@@ -1,0 +1,94 @@
+"""The word-timing decoder: `decoder.onnx` plus one output, the alignment heads' cross-attention.
+
+onnxruntime runs every node of a graph whatever outputs a run asks for (measured: a branch that
+feeds only an unrequested output, or no output at all, costs its full time), so the plain decoder
+carries no alignment output and no node for one. When words are asked for, this module derives a
+second session from the same file: the named weights `cross_weights_{layer}` (see
+convert/decoder_graph.py) of the alignment heads gathered into
+
+  `alignment_weights`  [batch, n_alignment_heads, n_tokens, 1500] float32
+
+(per step n_tokens is 1; a teacher-forced pass gives every position). The plain session, which
+chooses the tokens, is not touched, so the text with words on is the text without.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from app.engine.convert.layout import cross_weights_name
+from app.engine.runtime.ort_sessions import SessionConfig, create_session_from_bytes
+
+ALIGNMENT_OUTPUT = "alignment_weights"
+
+
+def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
+    """(layer, head) pairs -> {layer: [heads]} in layer order, heads in the given order."""
+    grouped: dict[int, list[int]] = {}
+    for layer, head in heads:
+        grouped.setdefault(int(layer), []).append(int(head))
+    return dict(sorted(grouped.items()))
+
+
+def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) -> bytes:
+    """The serialized decoder with the `alignment_weights` output added (onnx imported only here).
+    Weights kept in a side file (decoders over protobuf's 2 GiB) stay there, referenced, not loaded."""
+    import onnx
+
+    model = onnx.load(str(decoder_path), load_external_data=False)
+    _add_alignment_output(model, heads)
+    data: bytes = model.SerializeToString()
+    return data
+
+
+def _add_alignment_output(model: Any, heads: Sequence[tuple[int, int]]) -> None:
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = model.graph
+    constants = {"align_a": [len(heads)], "align_minus1": [-1]}
+    parts = []
+    for layer, layer_heads in heads_by_layer(heads).items():
+        constants[f"align_heads_{layer}"] = layer_heads
+        parts.append(f"align_part_{layer}")
+        graph.node.append(helper.make_node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"],
+                                           [parts[-1]], axis=1))
+    for name, values in constants.items():
+        graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
+    graph.node.extend(_to_rows(parts, helper, TensorProto.FLOAT))
+    graph.output.append(helper.make_tensor_value_info(ALIGNMENT_OUTPUT, TensorProto.FLOAT,
+                                                      ["batch", len(heads), "n_tokens", "n_frames"]))
+
+
+def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
+    """Nodes: per-layer [audio_batch, heads_l, queries, F] -> `alignment_weights` [batch, A, n_tokens, F].
+
+    queries = rows_per_audio * n_tokens (rows sharing an audio are attended as one sequence):
+    split them and move the rows next to the audio batch."""
+    node = helper.make_node
+    return [
+        node("Concat", parts, ["align_grouped"], axis=1),
+        node("Cast", ["align_grouped"], ["align_float"], to=float_type),
+        node("Shape", ["tokens"], ["align_n_tokens"], start=1, end=2),
+        node("Shape", ["align_float"], ["align_frames"], start=3, end=4),
+        node("Shape", ["align_float"], ["align_audio"], start=0, end=1),
+        node("Concat", ["align_audio", "align_a", "align_minus1", "align_n_tokens", "align_frames"],
+             ["align_shape5"], axis=0),
+        node("Reshape", ["align_float", "align_shape5"], ["align_5d"]),
+        node("Transpose", ["align_5d"], ["align_rows"], perm=[0, 2, 1, 3, 4]),
+        node("Concat", ["align_minus1", "align_a", "align_n_tokens", "align_frames"], ["align_shape4"], axis=0),
+        node("Reshape", ["align_rows", "align_shape4"], [ALIGNMENT_OUTPUT]),
+    ]
+
+
+def alignment_session(decoder_path: Path, heads: Sequence[tuple[int, int]],
+                      config: SessionConfig) -> ort.InferenceSession:
+    """An onnxruntime session of the word-timing decoder (built in memory, a few hundred ms)."""
+    if not heads:
+        raise ValueError("the model names no alignment heads")
+    # A graph from bytes finds its side files through this folder (onnxruntime >= 1.17).
+    return create_session_from_bytes(build_alignment_graph(decoder_path, heads), config, decoder_path.parent)

@@ -1,0 +1,125 @@
+"""onnxruntime sessions: provider choice with a CPU fallback, thread counts, optimized graphs."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import onnxruntime as ort
+
+from app.engine.runtime.blas_threads import limit_numpy_blas_threads
+
+log = logging.getLogger(__name__)
+
+PROVIDER_NAMES: dict[str, str] = {
+    "cpu": "CPUExecutionProvider",
+    "cuda": "CUDAExecutionProvider",
+    "directml": "DmlExecutionProvider",
+    "coreml": "CoreMLExecutionProvider",
+}
+
+
+def available_providers() -> list[str]:
+    """Short names ("cpu", "cuda", ...) of the providers this onnxruntime build offers."""
+    offered = set(ort.get_available_providers())
+    return [short for short, full in PROVIDER_NAMES.items() if full in offered]
+
+
+def physical_cores() -> int:
+    """Physical cores (hyper-threads share execution units, so more threads do not help)."""
+    try:
+        siblings: set[str] = set()
+        for cpu in Path("/sys/devices/system/cpu").glob("cpu[0-9]*/topology/thread_siblings_list"):
+            siblings.add(cpu.read_text().strip())
+        if siblings:
+            return len(siblings)
+    except OSError:
+        pass
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """`provider` is a short name; `threads` 0 means one per physical core. `spinning`: worker
+    threads busy-wait for the next op while a run lasts, and stop the moment it returns
+    (`session.force_spinning_stop`).
+
+    Spinning within a run pays: a decoder step is about 150 small ops, and waking a sleeping
+    thread for each cost 17 % of the decoder's time (tiny.en int8, 2 cores: 0.55 -> 0.46 s for the
+    10 English clips; encoder 1.47 -> 1.43 s). Spinning after a run does not: the encoder's and
+    the decoder's pools take turns, and a pool still spinning steals the core the other one needs
+    (encoder 204 against 151 ms per window), and an idle dictation session burnt 40 ms of CPU
+    after every run."""
+
+    provider: str = "cpu"
+    threads: int = 0
+    spinning: bool = True
+
+
+@functools.cache
+def _no_telemetry() -> None:
+    """Windows builds log through ETW, which ORT_DISABLE_TELEMETRY (app/__init__.py) does not stop."""
+    ort.disable_telemetry_events()
+
+
+@functools.cache
+def _quiet_numpy_blas() -> None:
+    """numpy's OpenBLAS threads spin after the log-mel product, on the cores the encoder needs."""
+    limit_numpy_blas_threads(1)
+
+
+def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
+    """A session of a serialized graph built in memory (the word-timing decoder), same options;
+    weights it keeps in side files are read from `data_folder`."""
+    session, _, _ = create_session(model, config, data_folder)
+    return session
+
+
+def create_session(model_path: Path | bytes, config: SessionConfig,
+                   data_folder: Path | None = None) -> tuple[ort.InferenceSession, str, str | None]:
+    """Open `model_path` (or a serialized graph whose side files are in `data_folder`); returns
+    (session, provider used, one-line reason if it fell back to CPU)."""
+    options = ort.SessionOptions()
+    if data_folder is not None:
+        options.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_folder))
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = config.threads or physical_cores()
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if config.spinning else "0")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
+    # Memory patterns pre-plan one block per input shape; the decoder's shapes change every step,
+    # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
+    options.enable_mem_pattern = False
+    _quiet_numpy_blas()
+    _no_telemetry()
+    provider = config.provider.lower()
+    full = PROVIDER_NAMES.get(provider)
+    if full is None:
+        raise ValueError(f"unknown provider {config.provider!r}; choose from {', '.join(PROVIDER_NAMES)}")
+    if provider != "cpu":
+        if full not in ort.get_available_providers():
+            reason = f"{provider} is not available in this onnxruntime build; using the CPU"
+        else:
+            try:
+                session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
+                if session.get_providers()[0] == full:
+                    return session, provider, None
+                reason = f"{provider} could not be initialised; using the CPU"
+            except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+                log.warning("%s could not load %s", provider, model_path, exc_info=True)
+                reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
+        log.warning(reason)
+        return _cpu_session(model_path, options), "cpu", reason
+    return _cpu_session(model_path, options), "cpu", None
+
+
+def _cpu_session(model_path: Path | bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+    return ort.InferenceSession(_source(model_path), options, providers=["CPUExecutionProvider"])
+
+
+def _source(model: Path | bytes) -> str | bytes:
+    return model if isinstance(model, bytes) else str(model)

@@ -1,0 +1,148 @@
+"""The two onnxruntime sessions of a converted model and the KV cache between decoder steps.
+
+Cache tensors stay onnxruntime OrtValues from one step to the next; only the logits of the
+last position come back to numpy. Every cache tensor (past, present, cross) has the dtype the
+graph declares, read from the graph itself, so fp16 graphs get fp16 caches.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
+from app.engine.convert.model_facts import METADATA_KEY, ModelFacts
+from app.engine.convert.weights import ModelFormatError
+from app.engine.runtime.ort_sessions import SessionConfig, create_session
+from app.engine.tokenizer import WhisperTokenizer, parse_tokenizer_json
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+_ORT_TYPES: dict[str, type[np.floating[Any]]] = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
+
+
+@dataclass
+class CrossAttention:
+    """Encoder output: per decoder layer K^T [batch, heads, head_dim, 1500] (pre-scaled) and V
+    [batch, heads, 1500, head_dim] OrtValues."""
+
+    values: dict[str, ort.OrtValue]
+    batch: int
+
+
+@dataclass
+class KVCache:
+    """Self-attention past K/V per layer; `length` tokens so far, `batch` rows."""
+
+    values: dict[str, ort.OrtValue] = field(default_factory=dict)
+    length: int = 0
+    batch: int = 1
+
+
+class WhisperRuntime:
+    """Encoder and decoder sessions plus the model's facts and tokenizer."""
+
+    def __init__(self, model_dir: Path, config: SessionConfig) -> None:
+        self.model_dir = model_dir
+        for name in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
+            if not (model_dir / name).is_file():
+                raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
+        parsed = self._open_sessions(model_dir, config)
+        meta = self.decoder.get_modelmeta().custom_metadata_map
+        if METADATA_KEY not in meta:
+            raise ModelFormatError(f"{model_dir / DECODER_FILE} has no Earshot model metadata")
+        self.facts = ModelFacts.from_json(meta[METADATA_KEY])
+        self.tokenizer = WhisperTokenizer(parsed, self.facts.multilingual)
+        inputs = {i.name: i for i in self.decoder.get_inputs()}
+        self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
+        self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
+        self._session_config = SessionConfig(self.provider, config.threads)
+        self._aligner: ort.InferenceSession | None = None  # built on the first word-timing request
+        dims = self.facts.dims
+        self._n_layers, self._heads, self._head_dim = (
+            dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
+
+    def _open_sessions(self, model_dir: Path, config: SessionConfig) -> Tokenizer:
+        """Build the encoder and decoder sessions on two threads while this one parses the
+        tokenizer (returned): onnxruntime lets go of the GIL while it builds a session, the
+        tokenizer's parse holds it, so the three overlap (the model is ready sooner after start).
+        The decoder takes the encoder's provider: known up front on the CPU, after any fallback otherwise."""
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
+            encoder = pool.submit(create_session, model_dir / ENCODER_FILE, config)
+            # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads were 1.6x
+            # faster per token than one on a quiet machine and still 1.1x faster with the other core
+            # busy (tiny.en int8, 60 steps: 2.9 vs 4.5 ms quiet, 3.9 vs 4.3 ms busy).
+            on_cpu = config.provider.lower() == "cpu"
+            decoder = pool.submit(create_session, model_dir / DECODER_FILE, SessionConfig("cpu", config.threads)) \
+                if on_cpu else None
+            parsed = parse_tokenizer_json((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"))
+            self.encoder, self.provider, self.fallback_reason = encoder.result()
+            if decoder is None:
+                decoder = pool.submit(create_session, model_dir / DECODER_FILE,
+                                      SessionConfig(self.provider, config.threads))
+            self.decoder = decoder.result()[0]
+        return parsed
+
+    def encode(self, mel: NDArray[np.float32]) -> CrossAttention:
+        """mel [batch, n_mels, 3000] float32 -> cross-attention K/V for every decoder layer."""
+        names = [o.name for o in self.encoder.get_outputs()]
+        feed = {"mel": ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(mel, dtype=np.float32))}
+        outputs = self.encoder.run_with_ort_values(names, feed)
+        return CrossAttention(dict(zip(names, outputs, strict=True)), int(mel.shape[0]))
+
+    def new_cache(self, batch: int) -> KVCache:
+        empty = np.zeros((batch, self._heads, 0, self._head_dim), dtype=self.cache_dtype)
+        values = {f"past_{kind}_{i}": ort.OrtValue.ortvalue_from_numpy(empty)
+                  for i in range(self._n_layers) for kind in ("k", "v")}
+        return KVCache(values, 0, batch)
+
+    def decode(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
+               cache_indices: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float32], KVCache]:
+        """tokens [batch, n_tokens] int64 -> (logits [batch, n_vocab] float32, the grown cache).
+
+        `cache_indices` [batch] picks, for each row, the cache row it continues (beam search).
+        `cross.batch` divides batch: consecutive groups of rows share one audio (beams, samples).
+        """
+        logits, cache, _ = self._run(self.decoder, self._decoder_outputs, tokens, cache, cross, cache_indices)
+        return logits, cache
+
+    def decode_with_alignment(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
+                              cache_indices: NDArray[np.int64] | None = None,
+                              ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
+        """`decode` on the word-timing decoder (alignment_graph.py), which also returns the
+        alignment heads' cross-attention weights [batch, n_alignment_heads, n_tokens, 1500] float32
+        (softmax over the 1500 audio frames of 20 ms, heads in `facts.alignment_heads` order).
+        The session is built on the first call; `decode` never pays for it."""
+        from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
+
+        if self._aligner is None:
+            self._aligner = alignment_session(self.model_dir / DECODER_FILE, self.facts.alignment_heads,
+                                              self._session_config)
+        names = [*self._decoder_outputs, ALIGNMENT_OUTPUT]
+        logits, cache, extra = self._run(self._aligner, names, tokens, cache, cross, cache_indices)
+        weights: NDArray[np.float32] = extra[ALIGNMENT_OUTPUT].numpy()
+        return logits, cache, weights
+
+    def _run(self, session: ort.InferenceSession, names: list[str], tokens: NDArray[np.int64], cache: KVCache,
+             cross: CrossAttention, cache_indices: NDArray[np.int64] | None,
+             ) -> tuple[NDArray[np.float32], KVCache, dict[str, ort.OrtValue]]:
+        batch = tokens.shape[0]
+        if cache_indices is None:
+            cache_indices = np.arange(batch, dtype=np.int64)
+        feed = dict(cache.values)
+        feed.update(cross.values)
+        feed["tokens"] = ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(tokens, dtype=np.int64))
+        feed["cache_indices"] = ort.OrtValue.ortvalue_from_numpy(cache_indices.astype(np.int64))
+        outputs = dict(zip(names, session.run_with_ort_values(names, feed), strict=True))
+        logits: NDArray[np.float32] = outputs.pop("logits").numpy()
+        present = {name.replace("present_", "past_"): value for name, value in outputs.items()
+                   if name.startswith("present_")}
+        extra = {name: value for name, value in outputs.items() if not name.startswith("present_")}
+        return logits, KVCache(present, cache.length + tokens.shape[1], batch), extra

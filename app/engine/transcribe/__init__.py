@@ -1,0 +1,1 @@
+"""Whole files and live windows: `WhisperEngine`, the sequential and batched window algorithms, speech maps."""

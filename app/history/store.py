@@ -1,0 +1,305 @@
+"""The transcript history: one SQLite file in platformdirs' user data dir.
+
+Dictations grow entry by entry as text is committed (`append`), so killing the app loses
+nothing committed. Safe to call from any thread (one connection behind a lock; WAL journal).
+
+Nothing is lost when another process locks the database: a write that finds it locked (after
+`BUSY_TIMEOUT_MS`, so no caller blocks for long) goes into memory and into an fsync'ed journal
+(`app.history.write_journal`), and a writer thread stores the queue, in order, once the lock is
+gone; reads show the queued writes on top of what is stored. A journal left by a crash is
+replayed (exactly once) on the next start. A database that cannot be read is kept as
+`history.sqlite3.corrupt-<time>` and a new one is started (`app.history.database`); `notice`
+then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
+
+An entry's `title` is the name the user gave it ("" until then: `HistoryEntry.name` is its first
+words); `segments` are its timed pieces (a file's segments, a dictation's utterances), kept as
+JSON `[[start_s, end_s, text], ...]` so an entry can be exported again as SRT/VTT with its times.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from app.history.database import ensure_schema, is_busy, last_id, open_database
+from app.history.entry import (
+    EntryKind,
+    HistoryEntry,
+    TimedText,
+    parse_segments,
+    segments_json,
+)
+from app.history.write_journal import PendingWrite, WriteJournal
+
+log = logging.getLogger(__name__)
+
+RETRY_S = (0.1, 0.25, 0.5, 1.0)
+"""Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
+
+_SQL = {
+    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments)"
+    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments)",
+    "append": "UPDATE entries SET text = text || :text, updated = :at WHERE id = :id",
+    "set_text": "UPDATE entries SET text = :text, updated = :at WHERE id = :id",
+    "rename": "UPDATE entries SET title = :title WHERE id = :id",
+    "add_segment": "UPDATE entries SET segments = json_insert(CASE WHEN segments = '' THEN '[]'"
+    " ELSE segments END, '$[#]', json(:segment)) WHERE id = :id",
+    "delete": "DELETE FROM entries WHERE id = :id",
+    "delete_if_empty": "DELETE FROM entries WHERE id = :id AND trim(text) = ''",
+}
+
+__all__ = ["EntryKind", "HistoryEntry", "HistoryStore", "TimedText"]
+
+
+def default_history_path() -> Path:
+    return Path(platformdirs.user_data_dir("earshot", appauthor=False)) / "history.sqlite3"
+
+
+class _Locked(Exception):
+    """Another process holds the database's write lock."""
+
+
+class HistoryStore:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_history_path()
+        self.notice: str | None = None
+        """A user-facing sentence when the file was unreadable and a new history was started."""
+        self.on_stored: Callable[[], None] | None = None
+        """Called (from the writer thread) when queued writes reached the database."""
+        self.journal = WriteJournal.new_for(self.path)
+        self._adopted: list[WriteJournal] = []  # journals of stores that died before storing them
+        self._lock = threading.RLock()
+        self._pending: collections.deque[PendingWrite] = collections.deque()
+        self._renamed: dict[int, int] = {}  # id handed out -> id stored (another writer took it)
+        self._wake = threading.Event()
+        self._closed = False
+        self._db, self.notice = open_database(self.path)
+        self._schema_ready = ensure_schema(self._db)
+        self._next_id = last_id(self._db) + 1
+        for orphan in WriteJournal.orphans_of(self.path):  # a crash left writes never stored
+            self._adopted.append(orphan)
+            self._pending.extend(orphan.read())
+        self._writer = threading.Thread(target=self._write_queued, name="earshot-history", daemon=True)
+        self._writer.start()
+        if self._pending:
+            self._wake.set()
+
+    # --- writes ------------------------------------------------------------------------
+
+    def create(self, kind: EntryKind, title: str, source: str = "", text: str = "",
+               segments: tuple[TimedText, ...] = ()) -> int:
+        with self._lock:
+            entry_id, self._next_id = self._next_id, self._next_id + 1
+            self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text,
+                        segments=segments_json(segments))
+        return entry_id
+
+    def append(self, entry_id: int, text: str) -> None:
+        """Add committed text to the end of an entry (stored at once, or queued and journaled)."""
+        self._write("append", id=entry_id, text=text)
+
+    def set_text(self, entry_id: int, text: str) -> None:
+        """Replace an entry's text (the user edited it)."""
+        self._write("set_text", id=entry_id, text=text)
+
+    def rename(self, entry_id: int, title: str) -> None:
+        """Name an entry ("" gives it back its default name, its first words)."""
+        self._write("rename", id=entry_id, title=title.strip())
+
+    def add_segment(self, entry_id: int, piece: TimedText) -> None:
+        """Record when a piece of an entry's text (a dictated utterance) was spoken."""
+        self._write("add_segment", id=entry_id, segment=json.dumps([piece.start, piece.end, piece.text]))
+
+    def delete(self, entry_id: int) -> None:
+        self._write("delete", id=entry_id)
+
+    def delete_if_empty(self, entry_id: int) -> None:
+        self._write("delete_if_empty", id=entry_id)
+
+    @property
+    def pending(self) -> int:
+        """Writes waiting for the database (it was locked)."""
+        return len(self._pending)
+
+    def flush(self, timeout_s: float) -> bool:
+        """Wait up to `timeout_s` for queued writes to be stored; True when none is left."""
+        deadline = time.monotonic() + timeout_s
+        while self._pending and time.monotonic() < deadline:
+            self._wake.set()
+            time.sleep(0.02)
+        return not self._pending
+
+    def close(self, timeout_s: float = 1.0) -> None:
+        """Store what is queued (a journal keeps what could not be), then close."""
+        self.flush(timeout_s)
+        self._closed = True
+        self._wake.set()
+        self._writer.join(timeout_s + 1.0)
+        with self._lock:
+            self._db.close()
+
+    def _write(self, op: str, **args: Any) -> None:
+        args.setdefault("at", time.time())
+        with self._lock:
+            if not self._pending:
+                try:
+                    self._apply(PendingWrite(op, args), journaled=False)
+                    return
+                except _Locked:
+                    log.warning("The history database is locked by another process; queuing writes")
+            write = PendingWrite(op, args)
+            self.journal.append(write)  # durable before we return: the caller may be killed next
+            self._pending.append(write)
+        self._wake.set()
+
+    def _apply(self, write: PendingWrite, journaled: bool) -> None:
+        """One write in one transaction (with its journal mark); raises `_Locked`."""
+        args = dict(write.args)
+        args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
+        if write.op == "create":
+            args.setdefault("segments", "")  # a journal written before entries had segments
+        if not self._schema_ready and not ensure_schema(self._db):
+            raise _Locked
+        self._schema_ready = True
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if journaled and self._db.execute(
+                        "SELECT 1 FROM applied_journal WHERE uid = ?", (write.uid,)).fetchone():
+                    self._db.execute("COMMIT")
+                    return  # stored before a crash, journal not yet deleted: exactly once
+                self._execute(write.op, args)
+                if journaled:
+                    self._db.execute("INSERT INTO applied_journal(uid) VALUES (?)", (write.uid,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise _Locked from exc
+            raise
+
+    def _execute(self, op: str, args: dict[str, Any]) -> None:
+        try:
+            self._db.execute(_SQL[op], args)
+        except sqlite3.IntegrityError:
+            if op != "create":
+                raise
+            wanted = int(args["id"])  # another writer used this id meanwhile: take the next free one
+            cursor = self._db.execute(_SQL[op], {**args, "id": None})
+            assert cursor.lastrowid is not None
+            self._renamed[wanted] = cursor.lastrowid
+            log.warning("History entry %d was stored as %d", wanted, cursor.lastrowid)
+
+    def _write_queued(self) -> None:
+        """Writer thread: store queued writes in order while the database lets us."""
+        tries = 0
+        while not self._closed:
+            self._wake.wait()
+            self._wake.clear()
+            while self._pending and not self._closed:
+                if self._store_next():
+                    tries = 0
+                    continue
+                time.sleep(RETRY_S[min(tries, len(RETRY_S) - 1)])
+                tries += 1
+
+    def _store_next(self) -> bool:
+        """Store the oldest queued write; False while the database is locked."""
+        with self._lock:
+            try:
+                self._apply(self._pending[0], journaled=True)
+            except _Locked:
+                return False
+            except sqlite3.Error:
+                log.exception("A queued history write failed and is dropped: %s", self._pending[0])
+            self._pending.popleft()
+            done = not self._pending
+            if done:
+                for journal in (self.journal, *self._adopted):
+                    journal.clear()
+                self._adopted.clear()
+                self._forget_applied()
+        if done and self.on_stored is not None:
+            self.on_stored()
+        return True
+
+    def _forget_applied(self) -> None:
+        try:
+            self._db.execute("DELETE FROM applied_journal")
+        except sqlite3.OperationalError:  # locked again: the marks are harmless, cleared next time
+            log.exception("Could not clear the history journal marks")
+
+    # --- reads (what is stored, with the queued writes applied on top) ---------------
+
+    def get(self, entry_id: int) -> HistoryEntry | None:
+        entry_id = self._renamed.get(entry_id, entry_id)
+        rows = self._select("WHERE id = ?", (entry_id,))
+        return next((e for e in self._with_pending(rows) if e.id == entry_id), None)
+
+    def search(self, query: str = "", limit: int = 500) -> list[HistoryEntry]:
+        """Newest first; `query` matches title or text, case-insensitively."""
+        needle = query.strip()
+        rows = self._select("WHERE (title LIKE ? OR text LIKE ?) ORDER BY updated DESC, id DESC LIMIT ?",
+                            (f"%{needle}%", f"%{needle}%", limit))
+        found = [e for e in self._with_pending(rows)
+                 if needle.lower() in e.title.lower() or needle.lower() in e.text.lower()]
+        return found[:limit]
+
+    def _select(self, where: str, params: tuple[Any, ...]) -> list[HistoryEntry]:
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    f"SELECT id, kind, title, source, created, updated, text, segments FROM entries {where}",
+                    params
+                ).fetchall()
+            except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
+                log.exception("Could not read the history")
+                rows = []
+        return [_entry(row) for row in rows]
+
+    def _with_pending(self, entries: list[HistoryEntry]) -> list[HistoryEntry]:
+        """`entries` as they will be once the queued writes are stored (newest first)."""
+        with self._lock:
+            pending = list(self._pending)
+        if not pending:
+            return entries
+        by_id = {e.id: e for e in entries}
+        for write in pending:
+            args = write.args
+            entry_id = self._renamed.get(int(args["id"]), int(args["id"]))
+            entry = by_id.get(entry_id)
+            if write.op == "create":
+                by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
+                                               args["at"], args["at"], args["text"],
+                                               parse_segments(args.get("segments", "")))
+            elif entry is None:
+                continue
+            elif write.op == "rename":
+                by_id[entry_id] = dataclasses.replace(entry, title=args["title"])
+            elif write.op == "add_segment":
+                added = parse_segments(f"[{args['segment']}]")
+                by_id[entry_id] = dataclasses.replace(entry, segments=entry.segments + added)
+            elif write.op == "append":
+                by_id[entry_id] = dataclasses.replace(entry, text=entry.text + args["text"], updated=args["at"])
+            elif write.op == "set_text":
+                by_id[entry_id] = dataclasses.replace(entry, text=args["text"], updated=args["at"])
+            elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):
+                del by_id[entry_id]
+        return sorted(by_id.values(), key=lambda e: (e.updated, e.id), reverse=True)
+
+
+def _entry(row: tuple[int, str, str, str, float, float, str, str]) -> HistoryEntry:
+    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]))

@@ -1,0 +1,104 @@
+"""The X11 keyboard backends type into another app's window under Xvfb, exactly.
+
+Targets are real programs in their own processes: a Qt line edit and an xterm running `cat`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from output_desktop import Receiver, open_qt_receiver, open_xterm_receiver
+
+from app.desktop.typing import focused_window_class, paste_target
+from app.desktop.typing.tools import XdotoolKeyboard
+from app.desktop.typing.xtest import XTestKeyboard
+
+TEXT = "Grüße aus Köln, «ça va?» 你好 — 42 €"
+
+
+@pytest.fixture
+def display(x_display: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("DISPLAY", x_display)
+    return x_display
+
+
+@pytest.fixture
+def qt_window(display: str, tmp_path: Path) -> Iterator[Receiver]:
+    receiver = open_qt_receiver(display, tmp_path)
+    yield receiver
+    receiver.close()
+
+
+@pytest.fixture
+def xterm(display: str, tmp_path: Path) -> Iterator[Receiver]:
+    receiver = open_xterm_receiver(display, tmp_path)
+    yield receiver
+    receiver.close()
+
+
+def spare_keycodes_in_use(display: str) -> list[int]:
+    from Xlib.display import Display
+
+    connection = Display(display)
+    info = connection.display.info
+    rows = connection.get_keyboard_mapping(info.min_keycode, info.max_keycode - info.min_keycode + 1)
+    connection.close()
+    return [info.min_keycode + i for i, row in enumerate(rows) if any(k >= 0x01000000 for k in row)]
+
+
+def test_xtest_types_non_ascii_text_into_a_qt_window(qt_window: Receiver, display: str) -> None:
+    before = spare_keycodes_in_use(display)
+    keyboard = XTestKeyboard(display)
+    keyboard.type_text(TEXT)
+    try:
+        assert qt_window.wait_for_text(TEXT) == TEXT
+    finally:
+        keyboard.close()
+    assert spare_keycodes_in_use(display) == before  # the keyboard map is given back
+
+
+def test_xtest_types_lines_into_an_xterm(xterm: Receiver, display: str) -> None:
+    keyboard = XTestKeyboard(display)
+    try:
+        keyboard.type_text(f"first line\n{TEXT}\n")
+        assert xterm.wait_for_text(TEXT + "\n") == f"first line\n{TEXT}\n"
+    finally:
+        keyboard.close()
+
+
+def test_xtest_types_more_distinct_characters_than_there_are_spare_keys(qt_window: Receiver, display: str) -> None:
+    text = "".join(chr(0x4E00 + 7 * i) for i in range(30))  # 30 different CJK characters
+    keyboard = XTestKeyboard(display)
+    try:
+        keyboard.type_text(text)
+        assert qt_window.wait_for_text(text) == text
+    finally:
+        keyboard.close()
+
+
+def test_xtest_key_chords_reach_the_window(qt_window: Receiver, display: str) -> None:
+    keyboard = XTestKeyboard(display)
+    try:
+        keyboard.type_text("replace me")
+        qt_window.wait_for_text("replace me")
+        keyboard.send_keys("ctrl+a")
+        keyboard.type_text("Kept")
+        assert qt_window.wait_for_text("Kept") == "Kept"
+    finally:
+        keyboard.close()
+
+
+def test_xdotool_types_into_an_xterm(xterm: Receiver) -> None:
+    keyboard = XdotoolKeyboard()
+    keyboard.type_text("typed by xdotool, 123\n")
+    assert xterm.wait_for_text("\n") == "typed by xdotool, 123\n"
+
+
+def test_the_focused_terminal_is_recognised_for_pasting(qt_window: Receiver, xterm: Receiver) -> None:
+    xterm.focus()
+    assert focused_window_class() == "XTerm"
+    assert paste_target(focused_window_class(), "linux").chord == "shift+Insert"
+    qt_window.focus()
+    assert paste_target(focused_window_class(), "linux").chord == "ctrl+v"

@@ -1,0 +1,59 @@
+"""History entries: names, edits, times, and an older history file upgraded in place."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from earshot_testing import locked_by_another_process
+
+from app.history.store import EntryKind, HistoryStore, TimedText
+
+OLD_SCHEMA = """
+CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, title TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '', created REAL NOT NULL, updated REAL NOT NULL, text TEXT NOT NULL DEFAULT '');
+CREATE INDEX entries_updated ON entries(updated);
+CREATE TABLE applied_journal (uid TEXT PRIMARY KEY);
+INSERT INTO entries(kind, title, source, created, updated, text) VALUES
+    ('dictation', 'Dictation', '', 1.0, 1.0, 'Please move the meeting to Thursday afternoon and invite the team.'),
+    ('file', 'meeting.wav', '/x/meeting.wav', 2.0, 2.0, 'Good morning everyone.');
+"""
+
+
+def test_a_history_written_before_names_and_times_is_upgraded_and_keeps_its_entries(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    with sqlite3.connect(db) as old:
+        old.executescript(OLD_SCHEMA)
+    store = HistoryStore(db)
+    dictation, file = sorted(store.search(), key=lambda e: e.id)
+    assert dictation.name == "Please move the meeting to Thursday…"  # not "Dictation"
+    assert file.name == "meeting.wav" and file.text == "Good morning everyone."
+    assert dictation.segments == () and not dictation.timed
+    store.add_segment(file.id, TimedText(0.3, 1.9, "Good morning everyone."))
+    store.rename(dictation.id, "Thursday plan")
+    store.close()
+
+    again = HistoryStore(db)  # the upgrade ran once; a second open changes nothing
+    dictation, file = sorted(again.search(), key=lambda e: e.id)
+    assert dictation.name == "Thursday plan"
+    assert file.segments == (TimedText(0.3, 1.9, "Good morning everyone."),) and file.timed
+    with sqlite3.connect(db) as check:
+        columns = [row[1] for row in check.execute("PRAGMA table_info(entries)")]
+    assert columns[-1] == "segments"
+
+
+def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    store = HistoryStore(db)
+    entry = store.create(EntryKind.DICTATION, "", text="Call me back in ten minutes.")
+    with locked_by_another_process(db):
+        store.add_segment(entry, TimedText(0.0, 2.5, "Call me back in ten minutes."))
+        store.rename(entry, "  Callback  ")
+        store.set_text(entry, "Call me back in twenty minutes.")
+        assert store.pending == 3
+        [shown] = store.search()
+        assert (shown.name, shown.text) == ("Callback", "Call me back in twenty minutes.")
+        assert shown.segments and not shown.timed  # edited: its times no longer fit its text
+    assert store.flush(10)
+    [stored] = HistoryStore(db).search()
+    assert (stored.name, stored.text, len(stored.segments)) == ("Callback", "Call me back in twenty minutes.", 1)

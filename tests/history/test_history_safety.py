@@ -1,0 +1,124 @@
+"""The history database loses nothing: a damaged file is kept aside and a new one started, a
+database locked by another process queues writes (in memory and an fsync'ed journal) instead of
+failing, a journal left by a killed app is replayed exactly once, and every file is private."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from earshot_testing import REPO_ROOT, locked_by_another_process
+
+from app.history.store import EntryKind, HistoryStore
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_random_bytes_are_kept_as_a_backup_and_a_new_history_starts(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "history.sqlite3"
+    db.parent.mkdir()
+    garbage = os.urandom(16384)
+    db.write_bytes(garbage)
+
+    store = HistoryStore(db)
+
+    [backup] = tmp_path.glob("data/history.sqlite3.corrupt-*")
+    assert backup.read_bytes() == garbage  # the user's file is kept, byte for byte
+    assert store.notice is not None and backup.name in store.notice and "\n" not in store.notice
+    entry = store.create(EntryKind.DICTATION, "Dictation", text="new words")
+    assert [e.text for e in HistoryStore(db).search()] == ["new words"]
+    assert store.get(entry) is not None and HistoryStore(db).notice is None
+    assert mode(backup) == 0o600
+
+
+def test_database_wal_shm_and_journal_are_private(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        db = tmp_path / "fresh" / "earshot" / "history.sqlite3"
+        store = HistoryStore(db)
+        store.create(EntryKind.DICTATION, "Dictation", text="private words")
+        with locked_by_another_process(db):
+            store.append(1, " queued")
+            assert mode(store.journal.path) == 0o600
+    finally:
+        os.umask(old)
+    assert mode(db.parent) == 0o700 and mode(db.parent.parent) == 0o700
+    for suffix in ("", "-wal", "-shm"):
+        assert mode(db.with_name(db.name + suffix)) == 0o600, suffix
+
+
+def test_writes_while_locked_are_queued_then_stored_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    store = HistoryStore(db)
+    stored: list[bool] = []
+    store.on_stored = lambda: stored.append(True)
+    entry = store.create(EntryKind.DICTATION, "Dictation")
+    with locked_by_another_process(db):
+        store.append(entry, "Ask not what your country can do for you,")
+        other = store.create(EntryKind.FILE, "meeting.mp3", text="Hello team.")
+        store.append(entry, " ask what you can do for your country.")
+        assert store.pending == 3 and store.journal.path.is_file()
+        assert [e.text for e in HistoryStore(db).search()] == [""]  # not stored yet
+        assert [e.title for e in store.search()] == ["Dictation", "meeting.mp3"]  # but kept in memory
+        assert store.get(entry).text.endswith("for your country.")
+        assert [e.title for e in store.search("team")] == ["meeting.mp3"]
+    assert store.flush(30)
+    deadline = time.monotonic() + 10
+    while not stored and time.monotonic() < deadline:  # told from the writer thread, just after
+        time.sleep(0.01)
+    assert stored and not store.journal.path.exists()
+    again = HistoryStore(db)
+    assert again.get(entry) is not None
+    assert again.get(entry).text == "Ask not what your country can do for you, ask what you can do for your country."
+    assert again.get(other) is not None and again.get(other).text == "Hello team."
+
+
+_KILLED_WRITER = """
+import sys, time
+from pathlib import Path
+from app.history.store import EntryKind, HistoryStore
+store = HistoryStore(Path(sys.argv[1]))
+entry = store.create(EntryKind.DICTATION, "Dictation", text="Stored before the lock.")
+print("created", flush=True)
+sys.stdin.readline()  # the test locks the database now
+store.append(entry, " Said while it was locked.")
+print("appended", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_journal_left_by_a_killed_app_is_replayed_once(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    app = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(db)], cwd=REPO_ROOT,
+                           env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert app.stdout is not None and app.stdin is not None
+    try:
+        assert app.stdout.readline().strip() == "created"
+        with locked_by_another_process(db):
+            app.stdin.write("\n")
+            app.stdin.flush()
+            assert app.stdout.readline().strip() == "appended"
+            app.send_signal(signal.SIGKILL)  # dies while the text is only in its journal
+            app.wait(10)
+    finally:
+        if app.poll() is None:
+            app.kill()
+        app.stdin.close()  # its pipes, or a ResourceWarning (warnings are errors)
+        app.stdout.close()
+    assert list(tmp_path.glob("history.sqlite3.journal-*")), "the queued text was not journaled"
+
+    store = HistoryStore(db)
+    assert store.flush(30)
+    [entry] = store.search()
+    assert entry.text == "Stored before the lock. Said while it was locked."
+    assert not list(tmp_path.glob("history.sqlite3.journal-*"))
+    store.close()
+    assert [e.text for e in HistoryStore(db).search()] == [entry.text]  # not appended twice
