@@ -1,4 +1,4 @@
-"""The issue-22 demonstration: a folder of 200 short files and 3 long ones through
+"""The archive demonstration: a folder of 200 short files and 3 long ones through
 `earshot transcribe DIR --recursive`, killed with SIGKILL a third of the way, resumed, skipped,
 and run again on a local Ray cluster with the same transcripts.
 

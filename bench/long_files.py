@@ -9,12 +9,9 @@ tests/long_recordings.py), or 60 minutes of digital silence; each run is a fresh
 (`python -m app transcribe FILE --precision fp32 --beam-size 1 --format json`) whose own
 ru_maxrss is the peak. Wall times on the shared 2-core machines vary: compare runs side by side.
 
-Measured thresholds for the silence skip (app/engine/transcribe/speech_map.py), Silero speech probability
-per 32 ms frame and Whisper tiny.en's no-speech probability per 30 s window:
-en_mfa_whisper_mfa (whispered) max 0.50, 1 frame >= 0.5, no-speech 0.09; en_mfa_whisper_all
-max 0.98, 43 frames, 0.06, frames down to -74 dBFS; noise (ns_noise_pv_empty, sb_noise1-5) max
-0.03-0.59, 0-4 frames, 0.40-0.92; music (ns_music_vibe_ace, first window) max 0.99, 55 frames,
-0.47 at avg log-prob -1.65 ("Thank you."); digital silence 0.009.
+The silence skip's thresholds (app/engine/transcribe/speech_map.py) come from Silero's speech
+probability per 32 ms frame and Whisper tiny.en's no-speech probability per 30 s window on the
+shared whispered, noise, music and silent clips; the figures are in docs/performance.md.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def _session(path: Path, threads: int, folder: str) -> ort.InferenceSession:
     options.enable_profiling = True
     options.profile_file_prefix = str(Path(folder) / path.stem)
     options.intra_op_num_threads = threads
-    options.add_session_config_entry("session.intra_op.allow_spinning", "1")  # as sessions.py
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1")  # as app/engine/runtime/ort_sessions.py
     options.add_session_config_entry("session.force_spinning_stop", "1")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
@@ -59,7 +59,7 @@ def main() -> None:
         print(f"encoder ({args.precision}, per 30 s window):")
         for op, ms, share in _top(enc.end_profiling(), 3):
             print(f"  {op:28} {ms:8.1f} ms  {share:5.1f} %")
-        dec = _session(folder / "decoder.onnx", 2, tmp)  # as runtime.py: all cores
+        dec = _session(folder / "decoder.onnx", 2, tmp)  # as app/engine/runtime/whisper_runtime.py: all cores
         heads = cross["cross_k_0"].shape[1]
         past = {f"past_{k}_{i}": np.zeros((1, heads, 0, 64), cross["cross_k_0"].dtype)
                 for i in range(len(cross) // 2) for k in "kv"}

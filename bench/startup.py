@@ -6,8 +6,8 @@ program's files from the page cache before every launch (posix_fadvise DONTNEED 
 its folder; no root, nothing else touched), as after a reboot; otherwise one warm-up launch fills
 the cache and the figures are warm starts. The window counts as visible when X reports it mapped
 (`xdotool search --onlyvisible`); dictation counts as ready at the diagnostics log's
-"dictation ready" line (written on the GUI thread once Record works), or, for builds that do not
-write it (before December 2026), at the "model ... loaded" line of the loading thread. Rounds
+"dictation ready" line (written on the GUI thread once Record works), or, for older builds that do
+not write it, at the "model ... loaded" line of the loading thread. Rounds
 alternate between the two programs, so a shared CPU slows both alike. Printed, not asserted
 (targets: window <= 1.0 s, ready <= 2.0 s).
 
@@ -83,7 +83,7 @@ def one_launch(exe: Path, display: str, cold: bool) -> tuple[float, float]:
                 if ready is None and " dictation ready: " in text:
                     ready = now
                 elif ready is None and loaded is not None and now - loaded > READY_GRACE_S:
-                    ready = loaded  # a build from before the "dictation ready" line
+                    ready = loaded  # an older build, without the "dictation ready" line
                 time.sleep(POLL_S)
         finally:
             proc.terminate()

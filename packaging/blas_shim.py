@@ -1,10 +1,12 @@
-"""Replace NumPy's OpenBLAS in the bundle (numpy.libs/libscipy_openblas64_-<hash>.so, 25.4 MB, and the
-Fortran runtime only it links: libgfortran 2.8 MB, libquadmath 0.25 MB) by packaging/numpy_blas.c:
-an 88 KB library of the same name that defines every symbol NumPy imports from it.
+"""Replace NumPy's OpenBLAS in the bundle (numpy.libs/libscipy_openblas64_-<hash>.so, and the
+Fortran runtime only it links: libgfortran, libquadmath; together one of the bundle's largest parts)
+by packaging/numpy_blas.c: a small library of the same name that defines every symbol NumPy imports
+from it.
 
 NumPy uses BLAS for matmul/dot/vdot/inner on contiguous float and complex arrays (22 CBLAS functions:
 gemm, gemv, syrk, axpy, dot); numpy_blas.c computes them (one thread; its float gemm runs the app's mel
-filterbank product as fast as single-threaded OpenBLAS, a 512^3 product ~1.5x slower). numpy.linalg's
+filterbank product as fast as single-threaded OpenBLAS, and only large products, which the app never
+runs, are slower). numpy.linalg's
 LAPACK is not carried: its entry points print one line to stderr and NumPy raises LinAlgError.
 Nothing the frozen app runs calls numpy.linalg: app/ never does, and among the packages it bundles
 only code it never imports does (onnxruntime.quantization's GPTQ and qdq_loss_debug, onnx.reference's

@@ -32,9 +32,8 @@ sys.path.insert(0, str(ROOT))  # build_model imports the app package from this s
 APP_ICON = ROOT / "resources" / "icons" / "earshot.svg"
 SELFTEST_CLIP = ROOT / "resources" / "selftest.wav"
 # PyInstaller zlib-compresses each Python module it archives into the executable. Stored (level 0),
-# the packages' compressor gets the modules instead and does better than zlib per module (zlib'd,
-# the modules took ~15 MB; stored, 39 MB installed that zstd -3 packs into 13 MB); the app then
-# inflates nothing when it imports.
+# the packages' compressor gets the modules instead and does better than zlib per module; the app
+# then inflates nothing when it imports.
 ZLIB_LEVEL = 0
 
 

@@ -102,10 +102,9 @@ def _has_symbols(path: Path) -> bool:
 
 def strip_symbols(bundle: Path) -> int:
     """Strip the symbol tables and debug sections of the bundled libraries that have them: libpython
-    and Python's own extension modules (pyenv builds keep them: 23 MB -> ~5 MB for libpython), ICU,
-    tokenizers, regex, NumPy's modules. 14.6 MB on disk, 3.2 MB xz (README "Installers"); the
-    executable (the bootloader, with the Python modules appended) is left as it is. Returns the
-    bytes saved."""
+    and Python's own extension modules (pyenv builds keep them, most of libpython's size), ICU,
+    tokenizers, regex, NumPy's modules; the executable (the bootloader, with the Python modules
+    appended) is left as it is. Returns the bytes saved."""
     saved = 0
     if shutil.which("strip") is None:
         return saved
@@ -135,7 +134,7 @@ def slim(bundle: Path) -> None:
 
 
 def slim_numpy_blas(bundle: Path) -> None:
-    """NumPy's OpenBLAS and its Fortran runtime -> an 88 KB BLAS of the same name (blas_shim.py)."""
+    """NumPy's OpenBLAS and its Fortran runtime -> a small BLAS of the same name (blas_shim.py)."""
     from blas_shim import replace_openblas
 
     print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, _elf_files(bundle)) / 1e6:.1f} MB saved")

@@ -1,6 +1,6 @@
-"""Replace the video encoders that PyAV's FFmpeg links (x265, SVT-AV1, x264, libvpx: 32 MB of the
-bundle), and the other linked libraries an audio-only app never calls (`UNUSED_LIBRARIES`: 8.8 MB),
-by tiny stub libraries with the same names, symbols and symbol versions.
+"""Replace the video encoders that PyAV's FFmpeg links (x265, SVT-AV1, x264, libvpx: a large share of
+the bundle), and the other linked libraries an audio-only app never calls (`UNUSED_LIBRARIES`), by tiny
+stub libraries with the same names, symbols and symbol versions.
 
 Earshot only decodes audio (and the audio track of videos); FFmpeg's own decoders (mp3, aac,
 opus, vorbis, flac, pcm, vp8/vp9, h264...) are inside libavcodec and stay. libavcodec still names

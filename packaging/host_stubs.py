@@ -1,13 +1,13 @@
 """Replace three host libraries the bundle copies for features Earshot never uses by stubs whose every
-function reports failure (or "nothing"), and drop the libraries only they needed (5.8 MB on disk):
+function reports failure (or "nothing"), and drop the libraries only they needed (megabytes on disk):
 
-- libdb-5.3.so (1.8 MB): PortAudio links libjack, and libjack links Berkeley DB for JACK's metadata
+- libdb-5.3.so: PortAudio links libjack, and libjack links Berkeley DB for JACK's metadata
   API (jack_set_property & co.), which PortAudio never calls. JACK audio itself keeps working.
   A call would see db_create/db_env_create fail (libjack then reports the error and returns -1).
-- libgssapi_krb5.so.2 (0.34 MB) and, through it, Kerberos (libkrb5, libk5crypto, libkrb5support,
-  libcom_err, libkeyutils: 1.2 MB): Qt Network links GSSAPI for HTTP "Negotiate" logins; Earshot uses
+- libgssapi_krb5.so.2 and, through it, Kerberos (libkrb5, libk5crypto, libkrb5support,
+  libcom_err, libkeyutils): Qt Network links GSSAPI for HTTP "Negotiate" logins; Earshot uses
   Qt Network for its local control socket only (QLocalServer). Every gss_* call returns GSS_S_FAILURE.
-- libsystemd.so.0 (0.84 MB) and what only it links (libgcrypt, libgpg-error, liblz4, libcap: 1.7 MB):
+- libsystemd.so.0 and what only it links (libgcrypt, libgpg-error, liblz4, libcap):
   libdbus (Qt's D-Bus) calls sd_listen_fds/sd_is_socket only, for sockets systemd hands to a D-Bus
   *server* it starts (socket activation). The stubs return 0: "no sockets were passed", which is
   what a client app always gets.

@@ -1,4 +1,4 @@
-"""Shrink Qt's ICU data library (libicudata.so.73: 32 MB, ~7.6 MB xz) to the parts Qt can use here.
+"""Shrink Qt's ICU data library (libicudata.so.73, one of the bundle's largest) to the parts Qt can use here.
 
 libicudata holds one ICU "common data" package (the `icudt<N>_dat` symbol): locale names, currency,
 unit, region and time-zone display strings, break-iteration rules, transliterators, 230 legacy

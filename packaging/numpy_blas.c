@@ -1,11 +1,11 @@
-/* A small stand-in for NumPy's OpenBLAS (libscipy_openblas64_-*.so, 25 MB + libgfortran 2.8 MB).
+/* A small stand-in for NumPy's OpenBLAS (libscipy_openblas64_-*.so, with libgfortran: many MB).
  *
  * NumPy's wheel links the ILP64 OpenBLAS with a `scipy_` prefix and a `64_` suffix on every symbol.
  * _multiarray_umath imports 22 CBLAS functions from it (gemm, gemv, syrk, axpy, dot in 4 types: what
  * matmul, dot, vdot, inner and tensordot use for contiguous float/complex arrays); numpy.linalg imports
  * LAPACK. This library defines the same symbols: the CBLAS part for real (a cache-blocked gemm with a
  * 6 x 2-vector register kernel; one thread), the ?copy calls numpy.linalg makes too, OpenBLAS's
- * thread-count calls (app/engine/blas_threads.py asks for one thread), and LAPACK entry
+ * thread-count calls (app/engine/runtime/blas_threads.py asks for one thread), and LAPACK entry
  * points that write one line to stderr and report failure (info = -1), which NumPy turns into a
  * LinAlgError. Earshot never calls numpy.linalg (packaging/blas_shim.py says how that was checked).
  *
@@ -308,7 +308,7 @@ EXPORT void scipy_cblas_##P##syrk64_(int order, int uplo, int trans, blasint n, 
 COMPLEX_BLAS(float, c)
 COMPLEX_BLAS(double, z)
 
-/* ---------- OpenBLAS's own thread and build queries: app/engine/blas_threads.py asks for one thread;
+/* ---------- OpenBLAS's own thread and build queries: app/engine/runtime/blas_threads.py asks for one thread;
  * this library always computes on the caller's thread. ---------- */
 EXPORT void scipy_openblas_set_num_threads64_(int threads) { (void)threads; }
 EXPORT int scipy_openblas_get_num_threads64_(void) { return 1; }

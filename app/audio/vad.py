@@ -77,19 +77,19 @@ class VadOptions:
     pad is shorter: the speech probability already falls a little after the last sound, and the
     final decode of an utterance waits for the pad, so every 0.1 s of it is 0.1 s of commit latency.
     `reset_on_end`: forget Silero's recurrent state when an utterance ends. After seconds of
-    loud speech the state keeps the model deaf to quiet speech: a whispered sentence scored a
-    mean speech probability of 0.04 after three read clips against 0.17 alone (0.15 with the
-    reset), and the segmenter dropped it. The pause itself carries no state worth keeping.
+    loud speech the state keeps the model deaf to quiet speech: a whispered sentence after read
+    clips scores far lower than alone, and the segmenter drops it; with the reset it scores about as
+    it does alone. The pause itself carries no state worth keeping.
     `keep_continuing_state`: with `reset_on_end`, also score every frame with a second state that
     is never reset, and take the higher probability. The reset can make the model deaf too: a
-    falsetto sentence after the acoustic-corpus clip scored 0.12-0.27 from the reset state (one
-    0.13 s blip, skipped) against 0.4-0.8 from the continuing one.
+    falsetto sentence after the acoustic-corpus clip scores low from the reset state (one blip,
+    too short to decode) and clearly as speech from the continuing one.
     `half_frame_phase`: also score the continuing state on frames shifted by half a frame (256
     samples, the second half of the previous frame and the first of this one) and take the
     highest probability. On marginal speech Silero's score depends on where the 512-sample frames
-    fall: the falsetto clip in the 0.35 s session scored at most 0.41 (2 frames >= 0.35, the
-    sentence dropped) on the session's frame grid, 0.83-0.99 (14-46 frames) shifted by 128-384
-    samples.
+    fall: on the session's frame grid the falsetto clip in the continuous session reaches
+    `threshold` in only a couple of frames (too short: the sentence is dropped), while on shifted
+    frames it scores as clear speech.
     """
 
     threshold: float = 0.35

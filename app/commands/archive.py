@@ -63,7 +63,7 @@ def add_archive_options(p: argparse.ArgumentParser) -> None:
 
 def wants_archive_run(args: argparse.Namespace) -> bool:
     """--recursive, --force, --jobs, --ray, or a folder with --output-dir: the manifest-keeping
-    archive run. (A folder printed to stdout stays a one-line bad input, as before.)"""
+    archive run. (A folder printed to stdout is a one-line bad input.)"""
     folders = args.output_dir != STDOUT and any(Path(name).is_dir() for name in args.files)
     return bool(args.recursive or args.force or args.jobs is not None or args.ray or folders)
 

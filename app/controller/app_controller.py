@@ -178,7 +178,7 @@ class AppController(QObject):
             language=decode.language,
             beam_size=decode.file_beam_size if for_files else 1,
             initial_prompt=decode.initial_prompt or None,
-            word_timestamps=for_files,  # file results show and export word times (about +7 % CPU)
+            word_timestamps=for_files,  # file results show and export word times (a little more CPU)
         )
 
     def input_devices(self, rescan: bool = False) -> list[InputDevice]:

@@ -148,5 +148,5 @@ def open_source(source: AudioSource) -> MicrophoneCapture | ReplaySource:
         return microphone_source(source.device)
     except AudioDeviceError:  # PortAudio lists devices once: look for a server or device that came later
         log.info("No usable input device in PortAudio's list; rescanning", exc_info=True)
-    rescan_devices()  # 130-380 ms, so only when the list we have does not do
+    rescan_devices()  # slow (a fraction of a second), so only when the list we have does not do
     return microphone_source(source.device)

@@ -1,7 +1,7 @@
 """The installed models, as the views may use them: list, import, remove, and what a provider
-runs. The views used to reach into the composition's catalog (`controller.parts.catalog`) and
-removed models on the GUI thread; removing deletes up to gigabytes and importing converts, so
-both run off it here and report back by signal."""
+runs. The views go through this, never into the composition's catalog (`controller.parts.catalog`).
+Removing deletes up to gigabytes and importing converts, so both run off the GUI thread here and
+report back by signal."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What the record bar shows, derived in one place from the dictation's and the model's states.
 
-The window used to work this out in three slots (model loading, loaded, kept); now the
-controller offers one `changed(RecordDisplay)` signal and the views only render it.
+The controller combines its inputs (model loading, loaded, kept) here and offers one
+`changed(RecordDisplay)` signal, so the views only render it and never work it out themselves.
 """
 
 from __future__ import annotations

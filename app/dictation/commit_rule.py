@@ -15,9 +15,9 @@ the latest hypothesis alone):
   Unlike SimulStreaming this runs on the finished greedy hypothesis (one extra teacher-forced
   decoder pass per decode), not inside the decoding loop.
 
-AlignAtt then holds words back where the decoder says it is guessing (issue 15, measured on the
-pauses session, where AlignAtt alone committed such guesses before their utterance ended;
-LocalAgreement's 1.5 s margin already waits longer than the first two holds; the third applies to it too):
+AlignAtt then holds words back where the decoder itself says it is guessing: attention alone
+commits such guesses before their utterance ends. LocalAgreement's margin already waits longer
+than the first two holds need; the third applies to it too:
 
 - An utterance with less than `min_commit_audio_s` of audio so far commits nothing before the
   VAD ends it (its end commits it whole, from the whole utterance): from under a second of
@@ -25,22 +25,20 @@ LocalAgreement's 1.5 s margin already waits longer than the first two holds; the
 - An agreed word that one of the agreeing hypotheses gives a probability (mean over its tokens)
   under `min_word_probability` stays tentative, with the words after it, until it ends
   `unsure_wait_s` before the end of the audio (by then more audio no longer changes it: a word
-  the speaker slurs stays unsure). Laughter before "Montreal" decoded "Ha ha ha." twice, "Ha" at
-  0.12-0.13; committed, the words that followed no longer matched the committed text and were
-  lost. "Americans asked" agreed at 0.22 and 0.30 before "not" was heard; with the rest of the
-  sentence Whisper writes "ask"; "going on" (0.46) before the speaker said "going else going on".
+  the speaker slurs stays unsure). A committed guess breaks what follows: laughter decoded as
+  "Ha ha ha." at a low probability, once committed, no longer matches the next decodes, and the
+  words after it are lost. Guesses made before the rest of the sentence is heard are unsure too:
+  "Americans asked" before "not" (with the rest Whisper writes "ask").
   Words without a measured probability (no word times) count as 1.
 - An agreed word that the hypothesis before the agreeing ones wrote otherwise (not as its
   last word) stays tentative, with the words after it, for one more decode: two decodes agreeing
   right after one that heard something else is not yet agreement. tiny.en on the espeak clip
-  "The weather today is sunny" wrote "The weather today is" at 1.5 s of audio, then "But when
-  the today is sunny" twice ("But" at 0.25 and 0.29, but ending 2.03 s before the audio, past
-  `unsure_wait_s`): "But" was committed, and the next decode wrote "The" (test_streaming_replay).
-  This hold applies to LocalAgreement too: in real time on a busy machine the decodes are
-  further apart (the step grows with decode time), and three of them agreed on "But when the"
-  past the 1.5 s margin: about half the runs of `earshot dictate --input
-  tests/data/espeak_weather.wav --realtime` committed "But when the is sunny" while the test
-  suite ran beside it.
+  "The weather today is sunny" writes "The weather today is", then "But when the today is
+  sunny" twice, then "The" again: "But" is unsure, but it ends more than `unsure_wait_s` before
+  the end of the audio, so only this hold keeps it back (test_streaming_replay). This hold
+  applies to LocalAgreement too: in real time on a busy machine the decodes are further apart
+  (the step grows with decode time), so three of them can agree on "But when the" past the
+  margin.
 """
 
 from __future__ import annotations

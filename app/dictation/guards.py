@@ -23,18 +23,17 @@ class GuardOptions:
     that in a row (single words may repeat once more: "words words words words" is real speech).
     `min_speech_ratio` is the share of the window the VAD must judge speech. Above
     `no_speech_alone` the no-speech probability drops a window whatever its log-prob (music
-    decoded as a confident "Thank you." scores about 0.85; real speech stays below 0.2), unless the
+    decoded as a confident "Thank you." scores far above it; real speech far below), unless the
     VAD judged at least `vad_trusted_ratio` of the window speech (long windows of real speech can
     score high too). A very unsure window (average log-prob below `very_unsure_logprob`) is
     dropped only where the VAD judged less than `unsure_speech_ratio` of it speech: speech in
-    0 dB noise decodes at -1.25 to -1.5 while the VAD hears 72-83 % of it as speech, and
-    dropping it committed nothing of a sentence that offline transcribes; the shared non-speech
-    clips (noise, music) score a VAD share of 0.10 or less.
+    loud noise decodes about that unsure while the VAD hears most of it as speech, and dropping
+    it loses a sentence that offline transcription keeps; non-speech (noise, music) has a VAD
+    share far below the ratio.
     Between `no_speech_heard` and `no_speech_alone`, the no-speech probability drops a window the
-    VAD heard less than `vad_heard_ratio` of as speech: a real noise recording decoded as "Thank
-    you." at 0.74 (VAD share 0.26), a cough as "Come on." at 0.59-0.66 (0.39-0.60: 0.59 once the
-    VAD also scores half-frame-shifted frames and splits the cough differently), while windows of
-    real speech, whispered, hoarse or in noise, scored 0.58 at most, with a VAD share of 0.69.
+    VAD heard less than `vad_heard_ratio` of as speech: a noise recording decoded as "Thank you."
+    and a cough decoded as "Come on." land in that band with a small VAD share, while windows of
+    real speech (whispered, hoarse or in noise) that reach the band are mostly speech to the VAD.
     """
 
     no_speech_threshold: float = 0.6

@@ -282,7 +282,7 @@ class StreamingPolicy:
             if hyp.seg_word_end[i] <= n_committed:
                 cut_seg = i
         if cut_seg < 0:
-            if forced and not hyp.words:  # nothing usable in 24 s of "speech": drop it
+            if forced and not hyp.words:  # nothing usable in a whole `max_window_s` of "speech": drop it
                 self.window_start = self.last_decode_end - SAMPLE_RATE
                 self._in_window = []
             return

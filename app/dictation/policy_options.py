@@ -43,8 +43,8 @@ class PolicyOptions:
     utterance has this much audio is given up and the utterance decoded alone (Whisper can end
     the text with the previous sentence and drop the new one whole).
     `unjoin_min_pause_s`: only an utterance that follows at least this much silence (VAD padding
-    included) is given up that way: in continuous speech (0.35 s pauses) the joined window goes
-    on with the same sentence, and decoding each utterance alone cost 3.3 WER points.
+    included) is given up that way: in continuous speech (short pauses) the joined window goes
+    on with the same sentence, and decoding each utterance alone gets more words wrong.
     `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
     . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
     continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
@@ -57,8 +57,8 @@ class PolicyOptions:
     last `attention_margin_s` of audio tentative (it times every window's words from the
     alignment heads, so it decodes with `word_timestamps` whatever `decode` says; use it with
     agreement 2). AlignAtt is the default: it commits words about twice as soon as LocalAgreement-3
-    with its 1.5 s margin (per-word p50 0.8 against 1.5-1.65 s in fast replay) at about the same WER
-    (README, Live dictation). `commit_rule=local-agreement agreement=3` is the earlier default.
+    with its fixed margin, at about the same word error rate (figures in docs/performance.md).
+    `commit_rule=local-agreement agreement=3` is whisper_streaming's rule with a margin, for comparison.
     `min_commit_audio_s`, `min_word_probability`, `unsure_wait_s` (AlignAtt only): while an
     utterance goes on, nothing is committed before it has this much audio (s), and no agreed
     word under this probability (nor the words after it) until it ends `unsure_wait_s` before

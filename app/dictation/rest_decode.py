@@ -1,10 +1,10 @@
 """Speech that an utterance's final decode left out, decoded on its own.
 
 Whisper can end its text while the audio goes on: in a long joined window it writes the sentences
-it has heard and stops. base on the hoarse recording after three clean clips ended the window
-[67.0, 82.0) s with "... We're just saying some words and" at about 76 s, decode after decode,
-and "here are some more words, words, words, words" (76-81 s) was never committed. The file
-transcriber decodes speech after a window's last segment again for the same reason (batched.py).
+it has heard and stops. base ends a joined window at "... We're just saying some words and",
+decode after decode, while the speaker goes on for seconds: without a decode of its own, that
+rest is never committed. The file transcriber decodes speech after a window's last segment
+again for the same reason (batched.py).
 When the final decode's words stop mid-sentence `rest_after_s` or more before the utterance
 ends and the voice detector heard speech there, the rest is decoded as a window of its own,
 judged by the same guards and kept only if its words' mean probability reaches
@@ -46,8 +46,8 @@ def decode_rest(
     `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no
     speech there, or the guards reject it."""
     # after a finished sentence (. ? !, not an ellipsis) what follows is something Whisper chose
-    # not to write: laughter after "Montreal. Forced. A liner." decoded alone as "Ha ha." at a good
-    # probability, where offline and every decode of the whole window wrote nothing
+    # not to write: laughter after a finished sentence, decoded alone, comes out as "Ha ha." at a
+    # good probability, where offline and every decode of the whole window write nothing
     if not heard or options.rest_after_s <= 0 or ends_sentence(heard[-1].text.rstrip()):
         return []
     start = min(end, round(heard[-1].end * SAMPLE_RATE))

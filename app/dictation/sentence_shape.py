@@ -3,8 +3,8 @@ committed word starts a sentence.
 
 The policy commits an utterance's last word without its punctuation mark (the mark is "held")
 and decides the mark when the next words come: Whisper writes a period after a fragment it
-heard alone ("Americans.") and a comma once it hears the rest ("Americans, ask not"). Three
-things go wrong without the rules here, all measured on the benchmark sessions:
+heard alone ("Americans.") and a comma once it hears the rest ("Americans, ask not"). Four
+things go wrong without the rules here, all seen on the benchmark sessions:
 
 - a later hypothesis of a joined window drops the period the model wrote before a capitalised
   word ("country Mr. Quilter" where the first hypothesis had "country."): a held end mark

@@ -133,8 +133,8 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
 def _first_after(hypothesis: Sequence[Word], end_s: float) -> int:
     """Index of the first word centred after `end_s` (s). When a decode does not repeat the
     committed words (a trim moved the window start past most of their audio), skipping one
-    hypothesis word per committed word skipped new words instead: "quarter and plan the new
-    website" committed, then "I need $300 for the new" lost whole from the next decode."""
+    hypothesis word per committed word would skip new words instead: with "quarter and plan the
+    new website" committed, "I need $300 for the new" would be lost whole from the next decode."""
     return next((i for i, w in enumerate(hypothesis) if (w.start + w.end) / 2 > end_s), len(hypothesis))
 
 

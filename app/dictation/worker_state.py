@@ -2,7 +2,8 @@
 
 The caller's thread stops or cancels; the worker thread loses its device or finishes. Each move
 names the states it may leave, under one lock, so a cancel can never be overwritten by the
-worker's FINISHED (it was: the worker read "not cancelled", the cancel landed, FINISHED won).
+worker's FINISHED (without the lock the worker can read "not cancelled", the cancel land, and
+FINISHED win).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
 
 MIGRATIONS = (
     ("segments", ("ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
-                  # dictations were all titled "Dictation"; unnamed now, they show their first words
+                  # older files title every dictation "Dictation": untitled, a dictation shows its first words
                   "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'")),
 )
 """Columns added since the first schema: (column, the statements that upgrade an older file)."""

@@ -167,7 +167,7 @@ class HistoryStore:
         args = dict(write.args)
         args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
         if write.op == "create":
-            args.setdefault("segments", "")  # a journal written before entries had segments
+            args.setdefault("segments", "")  # a journal line from an older Earshot has no segments
         if not self._schema_ready and not ensure_schema(self._db):
             raise _Locked
         self._schema_ready = True

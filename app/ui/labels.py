@@ -7,10 +7,9 @@ from collections.abc import Sequence
 
 from app.controller.ports import InputDevice
 
-# What each precision costs here: bench/compare.py --models tiny.en (greedy, the 10 English shared
-# clips, 84 s of speech, a 2-vCPU x86 machine; README "Benchmarks"): wall time, words wrong (WER),
-# peak memory. fp32 4.28 s 5.6 % 410 MB; int8 2.86 s 5.6 % 266 MB; int8-accurate 2.92 s 5.6 %
-# 283 MB; int4 2.64 s 7.3 % 255 MB.
+# What each precision costs here, from bench/compare.py --models tiny.en (wall time, words wrong,
+# peak memory; the figures are in docs/performance.md): the tips and labels quote them, so they
+# change with them.
 PRECISION_TIPS = {
     "auto": "int8 on a CPU, fp16 on a GPU: the fastest choice that keeps fp32's accuracy",
     "fp32": "Full precision: the reference words, but 1.5x int8's time and 410 MB (tiny.en)",

@@ -82,7 +82,7 @@ def test_without_an_output_folder_a_folder_run_is_refused(tmp_path):
     make_archive(tmp_path, copies=1)
     result = earshot(str(tmp_path), "--recursive")
     assert result.returncode == 2 and "--output-dir" in result.stderr and result.stdout == ""
-    plain = earshot(str(tmp_path))  # a folder printed to stdout: a bad input, as before
+    plain = earshot(str(tmp_path))  # a folder printed to stdout: a bad input
     assert plain.returncode == 1 and "folder" in plain.stderr and plain.stdout == ""
 
 

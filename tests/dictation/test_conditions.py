@@ -63,8 +63,8 @@ def babble_noise(seconds: float, seed: int) -> np.ndarray:
 
 
 def test_a_whispered_sentence_inside_a_session_is_committed(engine) -> None:  # type: ignore[no-untyped-def]
-    """After seconds of loud speech, Silero's recurrent state left it deaf to whispering (mean
-    speech probability 0.23 against 0.73 for the clip alone): the sentence was dropped or cut."""
+    """After seconds of loud speech, Silero's recurrent state can leave it deaf to whispering
+    (it scores the clip far lower than alone): the whispered sentence must not be dropped or cut."""
     path = ROBUST / "en_mfa_whisper_all.wav"
     target = read_wav(path) if path.is_file() else read_wav(DATA_DIR / "espeak_whispered.wav")
     offline = normalize(offline_text(engine, target))
@@ -73,9 +73,9 @@ def test_a_whispered_sentence_inside_a_session_is_committed(engine) -> None:  # 
 
 
 def test_speech_in_0_db_noise_inside_a_session_is_committed(engine) -> None:  # type: ignore[no-untyped-def]
-    """tiny.en decodes speech in 0 dB noise at an average log-prob of -1.25 to -1.5; the guard
-    for very unsure windows dropped all of them, so the sentence committed one word ("and")
-    where offline writes eight. On the generated babble tiny.en's text is itself a guess
+    """tiny.en decodes speech in 0 dB noise about as unsure as `very_unsure_logprob`; a guard
+    that drops every such window commits one word ("and") of a sentence where offline writes
+    eight. On the generated babble tiny.en's text is itself a guess
     (offline: "all the vietnam content visits went out madly" for "Call me back in ten
     minutes..."), so there the test checks that the sentence is not dropped; on the real noise
     recording, that live writes what offline does."""
@@ -98,9 +98,9 @@ def test_speech_in_0_db_noise_inside_a_session_is_committed(engine) -> None:  # 
 @pytest.mark.shared
 def test_a_cough_and_a_real_noise_recording_commit_nothing(engine) -> None:  # type: ignore[no-untyped-def]
     """The cough of the hoarse clip (17.36-18.12 s: its forced alignment's "<vocnoise>" +- 0.2 s)
-    was committed as "Come on." and the noise recording sb_noise5 as "Thank you.": Whisper's
-    no-speech probability was 0.62-0.74, under the 0.75 that drops a window by itself, while
-    the VAD heard under 65 % of the window as speech."""
+    decodes as "Come on." and the noise recording sb_noise5 as "Thank you.", with a no-speech
+    probability under `no_speech_alone` (which drops a window by itself), while the VAD hears
+    under `vad_heard_ratio` of the window as speech: neither may be committed."""
     hoarse = read_wav(ROBUST / "en_mfa_cold_corpus3.wav")
     cough = hoarse[int(17.36 * RATE) : int(18.12 * RATE)]
     noise = read_wav(ROBUST / "noise" / "sb_noise5.wav")

@@ -79,7 +79,7 @@ def test_unreadable_input_is_a_one_line_error(tmp_path, capsys: pytest.CaptureFi
 @pytest.mark.shared
 @pytest.mark.slow
 def test_jfk_in_real_time_prints_the_sentence_as_commits(capsys: pytest.CaptureFixture[str]) -> None:
-    """The issue's "done when" command. In real time the decode cadence follows the machine's
+    """JFK replayed in real time, as a user tries it first. The decode cadence follows the machine's
     speed, so the text is checked for the phrases openai/whisper's own test asserts, and latency
     figures are printed, not asserted (shared CPU)."""
     lines = run_json(capsys, "--input", str(SHARED_SPEECH / "en_jfk_inaugural.wav"), "--realtime")

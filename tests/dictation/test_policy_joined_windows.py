@@ -12,8 +12,8 @@ _DONE = [(0.0, 2.0, " It is done.")]
 
 
 def test_a_joined_window_that_drops_the_new_utterance_is_decoded_alone() -> None:
-    """Measured on the reverberant TIMIT sentence after LJ001-0001: every decode of the joined
-    window wrote the finished sentence and stopped, and the new sentence was dropped whole. Once
+    """On the reverberant TIMIT sentence after LJ001-0001 every decode of the joined window
+    writes the finished sentence and stops, and the new sentence would be dropped whole. Once
     the new utterance has `unjoin_after_s` of audio, its own audio is decoded alone."""
     policy, decoder = make_policy([
         _DONE,
@@ -49,7 +49,7 @@ def test_a_joined_window_that_hears_the_new_words_is_kept() -> None:
 
 def test_a_joined_window_after_a_short_pause_is_kept_even_when_it_writes_nothing_new_yet() -> None:
     """Continuous speech (0.35 s pauses): the joined window goes on with the same sentence, and
-    decoding each utterance alone cost 3.3 WER points on the continuous session; only a pause of
+    decoding each utterance alone gets more words wrong on the continuous session; only a pause of
     `unjoin_min_pause_s` or more lets the window be given up."""
     policy, decoder = make_policy([
         _DONE,

@@ -337,7 +337,7 @@ def test_laughter_the_decoder_is_unsure_of_is_not_committed_and_the_words_after_
 
 
 def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_after_it() -> None:
-    """"Americans asked" agreed on at probability 0.22 and 0.30 before "not" was heard: "asked"
+    """"Americans asked" is agreed on at probability 0.22 and 0.30 before "not" is heard: "asked"
     and what follows it wait ("Americans", 0.94, is committed), also when the next hypothesis
     is surer (0.49): every agreeing hypothesis must be. Once it ends `unsure_wait_s` before the
     end of the audio, waiting no longer helps: it is committed."""
@@ -384,10 +384,10 @@ def test_two_agreeing_decodes_right_after_one_that_heard_other_words_commit_noth
 
 
 def test_local_agreement_also_waits_when_the_decode_before_the_agreeing_ones_wrote_other_words() -> None:
-    """In real time on a busy machine the decodes of the espeak weather clip were further apart,
-    and three agreed on "But when the" after one that wrote "The weather today is": LocalAgreement-3,
-    then the default, committed "But when the is sunny". It now waits a decode, and the
-    next one writes "The weather" again."""
+    """In real time on a busy machine the decodes of the espeak weather clip are further apart,
+    and three can agree on "But when the" after one that wrote "The weather today is":
+    LocalAgreement-3 must not commit "But when the is sunny". It waits a decode, and the next one
+    writes "The weather" again."""
     policy, _ = make_policy([
         one_segment(" The weather today is", 1.5),
         one_segment(" But when the today is sunny", 3.0),
@@ -404,9 +404,9 @@ def test_local_agreement_also_waits_when_the_decode_before_the_agreeing_ones_wro
 
 
 def test_speech_the_final_decode_left_out_is_decoded_on_its_own() -> None:
-    """base, on the hoarse recording in a session, ended a long window with "... some words and"
-    while "here are some more words" went on for 5 s: the utterance's end committed nothing of
-    it. The rest, after the last word the decode wrote, is now decoded alone and committed."""
+    """base, on the hoarse recording in a session, ends a long window with "... some words and"
+    while "here are some more words" goes on for 5 s, so the utterance's end commits nothing of
+    it: the rest, after the last word the decode wrote, is decoded alone and committed."""
     said = [(0.0, 6.0, " We're just saying some words and")]
     policy, decoder = make_policy([said, said, said, [(0.0, 4.8, " and here are some more words.")]])
     policy.begin(0)

@@ -33,7 +33,7 @@ def two_sentences(pause_s: float) -> np.ndarray:
 @needs_shared
 @pytest.mark.shared
 def test_two_dictated_sentences_read_as_two_sentences(engine) -> None:  # type: ignore[no-untyped-def]
-    """Before: "... for your country She had your dark suit ..." (the benchmark's pauses session)."""
+    """Not "... for your country She had your dark suit ..." (as in the benchmark's pauses session)."""
     result = replay(engine, two_sentences(1.5), DictationOptions(
         policy=PolicyOptions(), vad=VadOptions(), realtime=False))
     text = result.committed

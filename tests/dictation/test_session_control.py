@@ -77,8 +77,8 @@ def test_real_time_decoding_keeps_to_its_compute_share(engine) -> None:  # type:
     rest of the machine to the user's programs, however slow the machine is. Bound by construction:
     decodes during speech total at most share x audio plus one decode, and each utterance adds one
     final decode (and one more if a pause turns out not to end it); each step may overshoot by one
-    VAD frame. (The default share is 0.45; 0.15 here keeps the bound far below the ~0.5 that
-    decoding every 0.5 s costs on this machine.)"""
+    VAD frame. (The default share is 0.45; 0.15 here keeps the bound far below what decoding every
+    0.5 s costs, so a worker that ignores the share fails.)"""
     from app.dictation.policy import PolicyOptions
 
     audio = np.concatenate([read_wav(DATA_DIR / "espeak_team.wav"), read_wav(DATA_DIR / "espeak_weather.wav")])

@@ -50,7 +50,7 @@ def test_espeak_clips_stream_as_accurately_as_offline(engine) -> None:  # type: 
     refs = [c["text"] for c in clips]
     stream_wer, offline_wer, streamed = stream_vs_offline(engine, audios, refs)
     # These six clips hold 71 words, so one word is 1.4 points: allow one word more than offline.
-    # The issue's +1.0 point bound is asserted on the shared recordings below (about 450 words).
+    # The +1.0 point bound itself is asserted on the shared recordings below (about 450 words).
     one_word = 100.0 / sum(len(normalize(r).split()) for r in refs)
     assert stream_wer <= offline_wer + max(1.0, one_word) + 1e-9, (stream_wer, offline_wer, streamed)
 

@@ -83,9 +83,9 @@ def test_an_unsure_window_the_vad_hears_as_speech_is_kept() -> None:
 
 
 def test_a_window_the_vad_hears_little_of_with_a_fairly_high_no_speech_prob_is_dropped() -> None:
-    """A real noise recording (speechbrain sb_noise5) decoded as "Thank you." at no-speech 0.74
-    with a VAD share of 0.26, a cough as "Come on." at 0.59-0.66 (share 0.39-0.60): both were
-    committed. Real speech windows scored at most 0.58 with a share of 0.69 (the first second
+    """A real noise recording (speechbrain sb_noise5) decodes as "Thank you." at no-speech 0.74
+    with a VAD share of 0.26, a cough as "Come on." at 0.59-0.66 (share 0.39-0.60): neither may
+    be committed. Real speech windows score at most 0.58 with a share of 0.69 (the first second
     of an utterance): kept."""
     options = GuardOptions()
     assert judge_window(0.74, -0.64, 0.58, 0.26, options) is Verdict.NO_SPEECH
@@ -96,8 +96,8 @@ def test_a_window_the_vad_hears_little_of_with_a_fairly_high_no_speech_prob_is_d
 
 
 def test_align_goes_by_time_when_the_decode_does_not_repeat_the_committed_words() -> None:
-    """After a trim the window held little of the committed words' audio, the decode did not
-    repeat them, and skipping one word per committed word lost six new words."""
+    """After a trim the window holds little of the committed words' audio and the decode does not
+    repeat them: skipping one word per committed word would lose six new words."""
     def timed(text: str, start: float, step: float) -> list[Word]:
         return [Word(" " + w, start + step * i, start + step * (i + 1)) for i, w in enumerate(text.split(" "))]
     committed = timed("quarter and plan the new website", 4.0, 0.3)  # ends at 5.8 s

@@ -87,9 +87,9 @@ SESSION_TO_FALSETTO = ("en_jfk_inaugural", "en_timit_ldc93s1", "en_librispeech_q
 @pytest.mark.parametrize(("pause_s", "least_s"), [(1.5, 1.0), (0.35, 0.8)])
 def test_falsetto_after_the_acoustic_corpus_is_heard(model: SileroVadModel, pause_s: float, least_s: float) -> None:
     """The English clips as the dictation benchmark plays them (1 s lead, `pause_s` pauses): with
-    the state reset at each utterance end alone, the falsetto sentence scored 0.12-0.27 and was
+    the state reset at each utterance end alone, the falsetto sentence scores 0.12-0.27 and is
     one 0.13 s blip (too short to decode); the never-reset second state hears 1.5 s of it. With
-    0.35 s pauses (the continuous session) both states heard nothing of it on the session's frame
+    0.35 s pauses (the continuous session) both states hear nothing of it on the session's frame
     grid (at most 0.41); the half-frame-shifted scorer hears it."""
     parts, start = [np.zeros(RATE, dtype=np.float32)], 0.0
     for name in SESSION_TO_FALSETTO:
@@ -101,8 +101,8 @@ def test_falsetto_after_the_acoustic_corpus_is_heard(model: SileroVadModel, paus
 
 
 def test_vad_options_refuse_an_end_pad_past_the_silence_that_ends_speech() -> None:
-    # an end pad longer than the silence that ends an utterance put the end in audio not yet
-    # recorded: the live worker stopped with RingOverrunError (found with --vad end_pad_s=1.0)
+    # an end pad longer than the silence that ends an utterance puts the end in audio not yet
+    # recorded: the live worker would stop with RingOverrunError (e.g. --vad end_pad_s=1.0)
     with pytest.raises(ValueError, match="end_pad_s"):
         VadOptions(min_silence_s=0.5, end_pad_s=1.0)
     with pytest.raises(ValueError, match="negative"):

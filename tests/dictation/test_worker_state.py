@@ -1,7 +1,7 @@
 """The worker's state is moved by compare-and-set: a cancel is never overwritten by FINISHED.
 
-Before, the worker thread read "not cancelled" and then wrote FINISHED; a cancel from the
-caller's thread landing between the two was lost (the session looked finished, not cancelled).
+Without it, the worker thread can read "not cancelled" and then write FINISHED; a cancel from the
+caller's thread landing between the two is lost (the session looks finished, not cancelled).
 """
 
 from __future__ import annotations

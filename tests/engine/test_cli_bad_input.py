@@ -34,8 +34,8 @@ def error_lines(stderr: str) -> list[str]:
 
 
 def test_pipe_socket_device_and_folder_are_refused_without_hanging(tmp_path):
-    """A FIFO used to block the duration probe's open() forever; now each non-regular input is
-    one line (from stat alone, nothing opens it) and the good file is still transcribed."""
+    """A FIFO would block the duration probe's open() forever: each non-regular input is one
+    line (from stat alone, nothing opens it) and the good file is still transcribed."""
     fifo = tmp_path / "pipe.wav"
     os.mkfifo(fifo)
     sock_path = tmp_path / "socket.wav"

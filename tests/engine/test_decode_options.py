@@ -12,7 +12,7 @@ from app.engine.types import MAX_BEAM_SIZE, DecodeOptions, DecodeOptionsError
 def test_defaults_and_the_edges_of_each_range_are_accepted():
     DecodeOptions()
     DecodeOptions(beam_size=1, best_of=1, temperatures=(0.0,), max_new_tokens=448, batch_size=64)
-    DecodeOptions(beam_size=2, patience=0.5)  # was beam_size=1: patience without a beam is now refused
+    DecodeOptions(beam_size=2, patience=0.5)  # with a beam: patience without one is refused
     DecodeOptions(beam_size=MAX_BEAM_SIZE, best_of=MAX_BEAM_SIZE, length_penalty=1.0, no_speech_threshold=None,
                   log_prob_threshold=None, compression_ratio_threshold=None)
 

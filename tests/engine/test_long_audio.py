@@ -54,10 +54,10 @@ def _distinct_sentences() -> tuple[np.ndarray, str]:
 
 
 def test_default_options_keep_every_sentence_of_a_two_window_recording(engine):
-    """Default options (beam 5, previous text as prompt). Two bugs once lost whole sentences
-    here: the prompt dropped the previous window's timestamps (the model then stopped emitting
-    them and the transcriber skipped 30 s), and beam search counted endings ranked below the
-    beam as finished hypotheses (windows ended after two sentences)."""
+    """Default options (beam 5, previous text as prompt). Two mistakes lose whole sentences
+    here: a prompt without the previous window's timestamps (the model then stops emitting them
+    and the transcriber skips 30 s), and beam search counting endings ranked below the beam as
+    finished hypotheses (windows end after two sentences)."""
     audio, reference = _distinct_sentences()
     segments, _ = engine.transcribe(audio, DecodeOptions())
     segments = list(segments)

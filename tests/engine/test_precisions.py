@@ -43,8 +43,9 @@ def test_auto_resolves_to_a_concrete_precision():
 
 def test_int8_stays_as_accurate_as_fp32(engine):
     """int8 is the accurate fast choice (`auto` on CPU): per-row int8 encoder, 8-bit decoder.
-    (On the shared English recordings: same WER as fp32, 9 of 10 clips token-identical; see
-    bench/compare.py. The synthetic clips differ more often, in digits and punctuation.)"""
+    (On the shared English recordings int8 keeps fp32's WER, most clips token-identical;
+    bench/compare.py measures it. The synthetic clips differ more often, in digits and
+    punctuation.)"""
     int8 = load_engine(precision=Precision.INT8)
     options = DecodeOptions(beam_size=1, temperatures=(0.0,), condition_on_previous_text=False)
     clips = espeak_clips()
@@ -63,7 +64,7 @@ def test_int8_stays_as_accurate_as_fp32(engine):
 
 def test_int8_decoder_holds_the_vocabulary_weights_once() -> None:
     """The token embedding reads the projection's 8-bit blocks: no fp16 table beside them
-    (tiny.en: 40 MB less, which put peak RSS below faster-whisper int8's)."""
+    (for tiny.en a 40 MB table, enough to decide whether peak RSS stays below faster-whisper int8's)."""
     decoder = onnx.load(str(load_engine(precision=Precision.INT8).runtime.model_dir / "decoder.onnx"))
     projection = next(n for n in decoder.graph.node if n.op_type == "MatMulNBits" and "projection" in n.input[1])
     gather = next(n for n in decoder.graph.node if n.op_type == "GatherBlockQuantized")
@@ -92,8 +93,8 @@ def test_portable_int8_weights_give_the_same_text(monkeypatch):
 
 
 def test_numpy_blas_stays_on_one_thread_once_an_engine_exists(engine) -> None:  # type: ignore[no-untyped-def]
-    """OpenBLAS threads spin after the log-mel product on the cores the encoder needs next
-    (tiny.en int8 encoder: 187 ms per window after a log-mel, 139 ms with one BLAS thread)."""
+    """OpenBLAS threads spin after the log-mel product on the cores the encoder needs next,
+    which slows the encoder down markedly."""
     import ctypes
 
     from app.engine.runtime.blas_threads import _openblas_libraries

@@ -1,6 +1,6 @@
 """No time past the audio's end: the last SRT/VTT cue, JSON segments and words, the engine's own
-segments and `earshot transcribe` output all end at or before the file does (a 54.5 s file had
-a cue ending at 56.24 s: Whisper reads the last window padded to 30 s)."""
+segments and `earshot transcribe` output all end at or before the file does (a 54.5 s file can
+get a cue ending at 56.24 s: Whisper reads the last window padded to 30 s)."""
 
 from __future__ import annotations
 

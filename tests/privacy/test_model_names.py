@@ -54,7 +54,7 @@ def test_import_with_a_bad_name_writes_nothing(home: Path, bundled_model_dir: Pa
 
 
 def test_removing_a_model_keeps_the_cache_of_a_longer_name(home: Path) -> None:
-    """`remove large` used to glob `converted/large-*` and take large-v3's graphs with it."""
+    """`remove large` must not glob `converted/large-*` and take large-v3's graphs with it."""
     (home / "data" / "earshot" / "models" / "large").mkdir()
     result = _earshot(home, "models", "remove", "large")
     assert result.returncode == 0, result.stderr

@@ -56,7 +56,7 @@ def test_closing_goes_to_the_tray_by_default_and_says_so_once(qtbot, parts) -> N
     assert not window.isVisible() and tray.last_message is None  # said once, not at every close
 
     settings = copy.deepcopy(window.controller.settings)
-    settings.output.hotkey = ""  # no global hotkey: closing quits, as before
+    settings.output.hotkey = ""  # no global hotkey: closing quits
     window.controller.apply_settings(settings)
     window.bring_to_front()
     assert window.close() is True  # closed for good: Earshot quits

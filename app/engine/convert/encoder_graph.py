@@ -61,7 +61,7 @@ def _conv_stem(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]]) -> str:
 def _conv_stem_as_matmuls(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]]) -> str:
     """The same stem as two MatMuls over explicit windows (im2col), time-major throughout, so
     the int8 rewrite (`row_quant.py`) can quantize it like every other MatMul: Conv has no int8
-    kernel with per-row activation scales, and the fp32 stem was 7 % of an int8 window.
+    kernel with per-row activation scales, and an fp32 stem is a sizeable share of an int8 window.
 
     Window rows: frame t of conv1 reads padded frames t, t+1, t+2 (3 x n_mels values); frame t
     of conv2 (stride 2) reads padded frames 2t, 2t+1, 2t+2, i.e. row t of the padded frames
@@ -121,8 +121,8 @@ def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.fl
 def _cross_kv_outputs(g: GraphBuilder, x: str, weights: WhisperWeights) -> None:
     """Each decoder layer's cross K^T [batch, heads, head_dim, 1500] and V [batch, heads, 1500,
     head_dim]: one MatMul and one Transpose each. (One GEMM for all layers, then Split and
-    Transposes, held the [1500, 8 x 384] product and its split copies at once: 30 MB more peak
-    memory for tiny.en at the same speed.)
+    Transposes, would hold the [1500, 2 x n_layers x state] product and its split copies at once:
+    more peak memory at the same speed.)
 
     The scale is folded into K's weights: head_dim ** -0.5 is a power of two for every Whisper size
     (head_dim 64), so the scaled weights quantize to the same integers with scales / 8."""

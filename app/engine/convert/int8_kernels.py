@@ -3,10 +3,9 @@
 x86 CPUs without VNNI multiply uint8 activations by int8 weights with `vpmaddubsw`, which adds
 pairs of products into int16 and saturates (255 * 127 * 2 > 32767): results go silently wrong.
 There, weights are stored as uint8 with zero point 128 (onnxruntime's u8u8 kernels widen to
-int16 first and never saturate), the same values and the same results, about 20 % slower.
+int16 first and never saturate), the same values and the same results, somewhat slower.
 VNNI (`vpdpbusd`) and ARM's dot-product instructions accumulate in int32: int8 weights are exact
-and fastest. Measured on a Zen 4 (AVX-512 VNNI), tiny.en encoder, 2 threads: 148-174 ms with int8
-weights, 182-198 ms with uint8, outputs identical.
+and fastest (and give the same outputs as uint8 ones).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Encoder (compute-bound: 1500 rows per MatMul): int8 with one activation scale per row
 (`row_quant.py`). onnxruntime's `quantize_dynamic` scales a whole activation tensor at once and
-cost 3 WER points on tiny.en (5 of 10 clips token-identical to fp32); per-row scales keep the
-WER of fp32 and 9 of 10 clips identical (bench/compare.py).
+gets clearly more words wrong; per-row scales keep fp32's word error rate, most clips
+token-identical to fp32 (bench/compare.py measures it).
 Decoder (bandwidth-bound: one row per step): MatMulNBits, blocks of 32, accuracy_level 4 (int8
 compute): 8-bit for `int8` (near-exact), 4-bit for `int4` (fastest, less accurate).
 At 8 bits the token embedding reads the vocabulary projection's blocks (`share_embedding`);
@@ -27,9 +27,8 @@ from app.engine.convert.vocab_table import VocabularyFormat, requantize_vocabula
 from app.engine.types import Precision
 
 # The second conv of the stem stays fp32 (as a MatMul over explicit windows, see encoder_graph):
-# in int8 it turned "two of them work" into "do a network" on the espeak clips (int8 WER 2.82 ->
-# 5.63 %), and saved 3 of the stem's 6 ms per window. The first conv in int8 changed no token
-# on the espeak or the shared English clips.
+# in int8 it turns "two of them work" into "do a network" on the espeak clips, and saves little
+# time. The first conv in int8 changes no token on the espeak or the shared English clips.
 ENCODER_FLOAT_WEIGHTS = frozenset({"conv2.weight_t"})
 
 SMALL_VOCABULARY = VocabularyFormat(code_bits=4, storage_bits=4, block=32)

@@ -3,7 +3,7 @@
 onnxruntime's `quantize_dynamic` gives a whole activation tensor (1500 positions of the encoder)
 one scale, so a few loud positions crush the resolution of all others and Whisper's accuracy
 drops. Here each row x[t, :] gets its own symmetric scale max|x[t]| / 127; weights are symmetric
-per output column at full 8-bit range (a 7-bit range, +-63, cost 1.1 WER points on tiny.en).
+per output column at full 8-bit range (a 7-bit range, +-63, gets more words wrong).
 Where the CPU's int8 GEMM could saturate, the weights are stored as uint8 (`int8_kernels.py`).
 
     y = MatMulIntegerToFloat(QuantizeLinear(x, s_row, 128), W_q, b_scale=s_col) * s_row
@@ -93,7 +93,8 @@ def _quantize_input(x: str, p: str, k: int) -> list[onnx.NodeProto]:
         n("Max", [f"{p}.max", "rowq.eps"], f"{p}.maxc"),
         n("Mul", [f"{p}.maxc", "rowq.inv127"], f"{p}.scale"),
         # QuantizeLinear takes one scale per row only along one axis of a 2-D view ([rows, k]),
-        # and fuses divide, round, shift and saturate in one pass (4 passes were 15 % of the encoder).
+        # and fuses divide, round, shift and saturate in one pass (as 4 passes they are a sizeable
+        # share of the encoder's time).
         n("Reshape", [f"{p}.scale", "rowq.flat"], f"{p}.scale_rows"),
         n("Mul", [f"{p}.scale_rows", "rowq.zero"], f"{p}.zeros"),
         n("Add", [f"{p}.zeros", "rowq.offset"], f"{p}.zp_f"),

@@ -3,19 +3,19 @@
 Whisper ties the token embedding to the output projection: in the `int8` decoder one
 MatMulNBits table ([vocab, state / block, block] uint8) feeds both the projection and the
 embedding's GatherBlockQuantized (`quantize.share_embedding`). For tiny.en it is 51864 x 384 =
-20M of the model's 39M weights, 17.3 of its 35.9 MB xz'd. `requantize_vocabulary` rewrites that
+20M of the model's 39M weights, about half of its xz'd size. `requantize_vocabulary` rewrites that
 one table (both readers keep reading the same initializer) at a `VocabularyFormat`:
 
 - `storage_bits` 4: two codes per byte (MatMulNBits / GatherBlockQuantized `bits=4`, zero point
   8): half the bytes on disk and in memory, and half the bandwidth of the projection per step.
 - `storage_bits` 8 with `code_bits` < 8: the same 8-bit kernels and file size, but only
   2 ** code_bits distinct codes per block, so the table's entropy, which is what xz stores
-  (xz already packs the 8-bit codes to their order-0 entropy: 6.9 bits per weight), falls.
+  (xz already packs the 8-bit codes to about their order-0 entropy), falls.
 
-Measured (bench/vocab_formats.py, bench/results/vocab-formats.md): 4-bit cells in blocks of 32
-take the model from 35.93 to 25.28 MB xz'd (blocks of 64: 23.65, 128: 22.26, both with clearly
-more words wrong); 6- and 5-bit codes in 8-bit cells 31.00 and 28.33 MB, no more accurate than
-4-bit cells. `int8-small` uses 4-bit cells in blocks of 32.
+bench/vocab_formats.py measures the formats (bench/results/vocab-formats.md): 4-bit cells in
+blocks of 32 shrink the xz'd model most without clearly more words wrong (larger blocks shrink it
+further but do get more words wrong); 6- and 5-bit codes in 8-bit cells are larger and no more
+accurate than 4-bit cells. So `int8-small` uses 4-bit cells in blocks of 32.
 
 `coarse_rows` re-quantizes only a range of rows, in the int8 table's own 8-bit cells and blocks
 (no graph change): GPT-2's BPE ids follow its merge order, roughly frequency, so the high text ids

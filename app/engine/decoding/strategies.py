@@ -115,7 +115,7 @@ class BeamSearchStrategy:
         sources: list[int] = []
         # Scan candidates best first until the beam is full, as openai/whisper does: an end of
         # text ranked below the beam's last live candidate is not a finished hypothesis. (Taking
-        # those too filled the finished list with early endings and cut windows short.)
+        # those too fills the finished list with early endings and cuts windows short.)
         for key, (score, row, token, logprob) in sorted(candidates.items(), key=lambda kv: -kv[1][0]):
             if token == self.eot:
                 if len(self.finished) < self.max_finished and key[:-1] not in self.finished:
@@ -142,9 +142,9 @@ class BeamSearchStrategy:
 def top_k(row: NDArray[np.float32], k: int) -> NDArray[np.intp]:
     """Indices of the `k` largest values of `row` [n_vocab], in no particular order.
 
-    A full partition of the 51,864-entry vocabulary costs about 0.5 ms per row (numpy, this CPU),
-    as much as a decoder step; the top few always lie within a few nats of the maximum, so
-    partition only those and fall back to the full partition when too few or too many qualify."""
+    A full partition of the 51,864-entry vocabulary costs about as much as a decoder step; the
+    top few always lie within a few nats of the maximum, so partition only those and fall back to
+    the full partition when too few or too many qualify."""
     k = min(k, row.size)
     peak = float(row.max())
     for margin in (10.0, 30.0):

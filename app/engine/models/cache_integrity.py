@@ -3,16 +3,14 @@
 The marker lists every file of the entry with its size in bytes, its sha256 (hex) and its
 modification time (ns) when the entry was written:
 `{"version": 2, "files": {"decoder.onnx": {"size": 123, "sha256": "ab..", "mtime_ns": 1}}}`.
-Markers written before hashes existed (`{"decoder.onnx": 123, ...}`) are still read: their
+Size-only markers (`{"decoder.onnx": 123, ...}`, the format without hashes) are read too: their
 entries are checked by size only.
 
-Checking costs (sha256, warm page cache, this project's shared 2-core machine): tiny.en int8
-50 MB 88-148 ms, tiny.en fp32 153 MB 373-447 ms, base int8 90 MB 234 ms, base fp32 293 MB
-802 ms, against graph loads of 0.2 s (tiny.en int8, unloaded) to 3.5 s (base fp32, loaded): up
-to 40 % on every start. So sizes and mtimes are compared on every load (a `stat` per file,
-0.1-0.2 ms), and a file is hashed only when it may have changed: its mtime differs from the
-marker's (anything that rewrote it, even at the same size), or the caller asks (`full=True`,
-after the entry failed to load, which catches damage whose time was put back).
+Hashing a whole entry costs a sizeable share of loading its graphs, on every start. So sizes and
+mtimes are compared on every load (a `stat` per file, next to nothing), and a file is hashed only
+when it may have changed: its mtime differs from the marker's (anything that rewrote it, even
+at the same size), or the caller asks (`full=True`, after the entry failed to load, which catches
+damage whose time was put back).
 """
 
 from __future__ import annotations

@@ -3,12 +3,12 @@
 A `model.bin` with a few KB of flipped bytes still reads (its header and sizes are intact) and
 transcribes as "esaesaesa...". Two checks catch that at import time:
 
-- every floating tensor is finite (flipped exponent bits give inf and NaN; numpy, about 50 ms
-  for base's 74 M parameters);
+- every floating tensor is finite (flipped exponent bits give inf and NaN; one numpy pass over
+  the weights, cheap next to the decode);
 - a smoke decode: the shipped self-test clip (`resources/selftest.wav`, espeak-ng, 3.6 s) decoded
   greedily in one window must give roughly its known text (word error rate at most
   `MAX_SMOKE_WER`). It uses the graphs the first use would build anyway (the `auto` precision on
-  the CPU), so an import costs one decode (tiny.en about 0.5 s, base about 1.5 s) on top.
+  the CPU), so an import costs one decode of one window on top.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Which precision `auto` means on each provider.
 
 On the CPU, int8 (a per-row int8 encoder and an 8-bit decoder) keeps fp32's word error rate on
-the English test clips at about half faster-whisper int8's time; int4 is faster still but loses
+the English test clips in clearly less time than faster-whisper int8; int4 is faster still but loses
 more than the half-point budget, and int8-accurate costs time and memory for fp32's exact text.
 fp16 pays only on GPU providers. The figures behind the choice are in docs/performance.md.
 """

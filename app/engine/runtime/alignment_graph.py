@@ -1,7 +1,7 @@
 """The word-timing decoder: `decoder.onnx` plus one output, the alignment heads' cross-attention.
 
-onnxruntime runs every node of a graph whatever outputs a run asks for (measured: a branch that
-feeds only an unrequested output, or no output at all, costs its full time), so the plain decoder
+onnxruntime runs every node of a graph whatever outputs a run asks for (nodes that feed only an
+unrequested output, or no output at all, cost their full time), so the plain decoder
 carries no alignment output and no node for one. When words are asked for, this module derives a
 second session from the same file: the named weights `cross_weights_{layer}` (see
 convert/decoder_graph.py) of the alignment heads gathered into

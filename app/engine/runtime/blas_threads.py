@@ -2,8 +2,8 @@
 
 The only BLAS work in Earshot is the log-mel filterbank product (a few ms). OpenBLAS runs it on
 every core and its threads then busy-wait for more work, on the cores onnxruntime's encoder
-needs next: tiny.en int8's encoder took 187 ms per window right after a log-mel, 139 ms with
-OpenBLAS on one thread (2 cores). onnxruntime does all the heavy work with its own threads.
+needs next, so the encoder right after a log-mel runs markedly slower than with OpenBLAS on one
+thread. onnxruntime does all the heavy work with its own threads.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 glibc keeps freed blocks in its heap for reuse and returns them to the system only from the top of
 the heap. Every window frees onnxruntime's per-run buffers and numpy's mel and logits arrays, and
-the blocks left in between pile up: tiny.en int8, 300 live-dictation windows of 1-24 s grew RSS
-by 9.6 MB, and the process held 30 MB more than it used. `malloc_trim(0)` after each window
-hands the free pages back: RSS 30 MB lower and flat after the first 50 windows, at about 1 ms
-a call against 150 ms a window (bench/engine_memory.py).
+the blocks left in between pile up: over a long dictation session RSS keeps growing, and the
+process holds tens of MB more than it uses. `malloc_trim(0)` after each window hands the free
+pages back, so RSS stays flat, at a cost that is small next to a window's decode
+(bench/engine_memory.py measures both).
 """
 
 from __future__ import annotations

@@ -48,11 +48,9 @@ class SessionConfig:
     (`session.force_spinning_stop`).
 
     Spinning within a run pays: a decoder step is about 150 small ops, and waking a sleeping
-    thread for each cost 17 % of the decoder's time (tiny.en int8, 2 cores: 0.55 -> 0.46 s for the
-    10 English clips; encoder 1.47 -> 1.43 s). Spinning after a run does not: the encoder's and
-    the decoder's pools take turns, and a pool still spinning steals the core the other one needs
-    (encoder 204 against 151 ms per window), and an idle dictation session burnt 40 ms of CPU
-    after every run."""
+    thread for each costs a good share of the decoder's time. Spinning after a run does not: the
+    encoder's and the decoder's pools take turns, a pool still spinning steals the core the other
+    one needs, and an idle dictation session would burn CPU after every run."""
 
     provider: str = "cpu"
     threads: int = 0
@@ -92,7 +90,7 @@ def create_session(model_path: Path | bytes, config: SessionConfig,
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if config.spinning else "0")
     options.add_session_config_entry("session.force_spinning_stop", "1")
     # Memory patterns pre-plan one block per input shape; the decoder's shapes change every step,
-    # so the plans pile up: off, peak RSS of a tiny.en int8 file job fell 381 -> 338 MB at the same speed.
+    # so the plans pile up: off, a file job's peak RSS is lower at the same speed.
     options.enable_mem_pattern = False
     _quiet_numpy_blas()
     _no_telemetry()

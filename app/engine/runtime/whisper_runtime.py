@@ -76,9 +76,9 @@ class WhisperRuntime:
         The decoder takes the encoder's provider: known up front on the CPU, after any fallback otherwise."""
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
             encoder = pool.submit(create_session, model_dir / ENCODER_FILE, config)
-            # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads were 1.6x
-            # faster per token than one on a quiet machine and still 1.1x faster with the other core
-            # busy (tiny.en int8, 60 steps: 2.9 vs 4.5 ms quiet, 3.9 vs 4.3 ms busy).
+            # The decoder uses all cores too: with no spinning at all (SessionConfig), 2 threads are
+            # faster per token than one on a quiet machine, and still a little faster with the other
+            # core busy.
             on_cpu = config.provider.lower() == "cpu"
             decoder = pool.submit(create_session, model_dir / DECODER_FILE, SessionConfig("cpu", config.threads)) \
                 if on_cpu else None

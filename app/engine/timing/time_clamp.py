@@ -1,10 +1,10 @@
 """Times never past the audio: segment and word times clamped to [0, duration].
 
 Whisper reads the last window padded to 30 s, so its last timestamp token can point past the
-end of the file (a 54.5 s file had a segment ending at 56.24 s); a subtitle cue that outlives
+end of the file (a 54.5 s file can get a segment ending at 56.24 s); a subtitle cue that outlives
 the video, or a JSON word after the end, is wrong for every consumer. The engine clamps what it
 yields once the stream has ended, and the writers clamp again with the duration they are given
-(transcripts made before the engine did, or by another tool).
+(a stored transcript may come from an older Earshot or from another tool).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def median_filter7(x: NDArray[np.float32]) -> NDArray[np.float32]:
     frames or fewer are returned as they are.
 
     A 13-exchange sorting network over 7 shifted views (Devillard's opt_med7) rather than a
-    partition of a [..., 7] window copy: about 10x faster on [8, 100, 1500]."""
+    partition of a [..., 7] window copy: many times faster on attention-sized inputs."""
     pad = MEDIAN_WIDTH // 2
     if x.shape[-1] <= pad:
         return x
@@ -61,7 +61,7 @@ def dtw_path(cost: NDArray[np.float32]) -> tuple[NDArray[np.int64], NDArray[np.i
     else left; so where diagonal and up tie, left is taken), one row at a time: within a row
     C[j] = x[j] + min(a[j], C[j - 1]), with a[j] the better of the cells above (infinite on a tie),
     is a min-plus scan, C = S + running_min(a - S_before) with S the row's cumulative sum.
-    N numpy passes over M instead of N * M Python steps (about 2 ms for 100 x 1500)."""
+    N numpy passes over M instead of N * M Python steps."""
     n, m = cost.shape
     x = cost.astype(np.float64)
     previous = np.full(m + 1, np.inf)

@@ -2,9 +2,9 @@
 
 - Lag: the alignment path enters a token's row about `ATTENTION_LAG_S` after the word's onset
   (the heads attend to acoustic evidence of a word while its token is predicted, not to its
-  first frame). Measured on the committed espeak clip whose word edges are known exactly
-  (tests/data/espeak_words.json, median signed start error +0.10 s, tiny.en int8); the benchmark's
-  forced alignments were not used to choose it.
+  first frame). The lag is taken from the committed espeak clip whose word edges are known
+  exactly (tests/data/espeak_words.json, tiny.en int8), never from the benchmark's forced
+  alignments, which stay an independent check.
 - Pauses: DTW gives every frame to some token, so a pause is split between the words around it
   (the word after a pause typically starts in the silence, up to a second early). Word edges
   that lie in a run of at least `MIN_PAUSE_S` of quiet frames are moved to where the speech

@@ -5,11 +5,12 @@ featurised, log-mel only for the blocks the current windows use (plus one ahead)
 speech map (one byte per 32 ms) for the whole file.
 
 Log-mel equals `features.log_mel` of the whole file bit for bit when the file is at most one
-block (30 s) long. Longer files differ in two ways, both without effect on the test clips'
-text (tests/engine/test_streaming.py): the mel product of a block is computed over that block's
-3000 columns, and BLAS sums them in another order than over a whole file (differences up to
-2.4e-7 in log10 units); and the dynamic-range floor (loudest - 8) uses the loudest frame of
-the blocks featurised so far (up to one block beyond the window) instead of the whole file's.
+block (30 s) long. Longer files differ in two ways, both without effect on the test clips' text
+(tests/engine/test_streamed_features.py bounds the log-mel difference): the mel product of a block
+is computed over that block's 3000 columns, and BLAS sums them in another order than over a whole
+file (differences at the level of float32 rounding); and the dynamic-range floor (loudest - 8)
+uses the loudest frame of the blocks featurised so far (up to one block beyond the window)
+instead of the whole file's.
 """
 
 from __future__ import annotations

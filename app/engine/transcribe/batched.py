@@ -122,8 +122,8 @@ class BatchedTranscriber(FileTranscriber):
 
     def _redecode_tails(self, feats: StreamedFeatures, planner: WindowPlanner, group: list[Window],
                         per_window: list[list[Segment]], language: str) -> None:
-        """Whisper often ends a window before its last utterance (greedy, no prompt: 17 of 133
-        utterances of a 20-minute file were lost). Where speech follows a window's last segment
+        """Whisper often ends a window before its last utterance (greedy, no prompt: on a long
+        file whole utterances are lost that way). Where speech follows a window's last segment
         by `TAIL_FRAMES` or more, that tail is decoded again as a window of its own, as the
         sequential transcriber would start its next window at the last timestamp."""
         tails: list[tuple[int, Window]] = []

@@ -3,7 +3,7 @@
 Each window is at most 30 s and ends in the longest pause of its last `SEARCH_FRAMES`: the
 longest run of speech-map frames below `PAUSE_PROB` (with the Silero VAD: non-speech; without a
 detector: digital silence), so no utterance straddles a cut. Where the last 10 s hold no pause
-at all, the cut falls in the quietest 0.5 s (mean log-mel energy), as before. Stretches of 30 s
+at all, the cut falls in the quietest 0.5 s (mean log-mel energy). Stretches of 30 s
 without speech are skipped: the next window starts 1 s before the next speech.
 """
 

@@ -1,9 +1,9 @@
 """Whisper copying its prompt: conditioned on the previous window's text, a window can be decoded
 as a run of sentences from that text instead of what it hears (tiny.en on a file of the committed
-espeak clips said twice, on an AVX-512 VNNI Xeon: the second window wrote "I need $300 for the new
-laptop. Our team has 12 people ..." from the prompt, twice, and the 25 s it heard were lost, at a
-good average log-probability, so neither the log-probability nor the compression-ratio fallback
-caught it). The check here finds such a window; the transcriber then decodes it again without the
+espeak clips said twice can write its second window as "I need $300 for the new laptop. Our team
+has 12 people ..." copied from the prompt, twice, losing everything that window heard, at a good
+average log-probability, so neither the log-probability nor the compression-ratio fallback
+catches it). The check here finds such a window; the transcriber then decodes it again without the
 previous text, and that decode, which hears only the audio, is kept."""
 
 from __future__ import annotations

@@ -159,7 +159,7 @@ class FileTranscriber:
                                           size / FRAMES_PER_SECOND)
         state.seek += size if resume is None else round(resume * FRAMES_PER_SECOND)
         # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
-        # prompted with text alone, tiny.en went on without timestamps and skipped 30 s.
+        # prompted with text alone, tiny.en goes on without timestamps and skips a whole window.
         state.all_tokens.extend(consumed_tokens(result.outcome.tokens, self.runtime.tokenizer, resume))
         return segments
 

@@ -4,9 +4,9 @@ The engine never imports `app.audio`; the caller hands in any `SpeechDetector` (
 CLI pass the Silero VAD of `app.audio.vad`). The map holds one byte per 32 ms frame (3 hours:
 330 kB), so it can cover a whole file.
 
-The thresholds were measured on ../shared/data/speech and ../shared/data/robustness (figures in
-bench/long_files.py's docstring): whispered speech (`en_mfa_whisper_mfa`) peaks at a speech
-probability of only 0.50 and has frames at -74 dBFS, while noise and music reach 0.36-0.99.
+The thresholds come from the shared speech and robustness recordings (bench/long_files.py
+measures them): whispered speech (`en_mfa_whisper_mfa`) peaks at a low speech probability and
+has very quiet frames, while noise and music reach anything from low to near-certain speech.
 So the detector alone only tells "certainly no speech" (no frame >= `LOW_PROB`) from "maybe";
 a window with little evidence is then kept only if Whisper's own no-speech probability is low.
 """
@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 SPEECH_FRAME = 512
 """Samples per classified frame (32 ms at 16 kHz), Silero's frame."""
 SILENCE_RMS = 1e-4
-"""-80 dBFS: quieter frames are digital silence or dither, never speech (whispers reach -74)."""
+"""-80 dBFS: quieter frames are digital silence or dither, never speech (the quietest whispers stay above)."""
 LOW_PROB = 0.1
 """A window with no frame at or above this has no speech and is not decoded."""
 SURE_PROB = 0.5
@@ -103,7 +103,7 @@ class SpeechMap:
 
     def rejects(self, start: int, stop: int, no_speech_prob: float, avg_logprob: float) -> bool:
         """After decoding samples [start, stop): True when the text is to be dropped as non-speech.
-        Only with a detector: without one, Whisper's own rule alone decides, as before."""
+        Only with a detector: without one, Whisper's own rule alone decides."""
         if self.detector is None:
             return False
         if self.is_weak(start, stop):

@@ -1,6 +1,6 @@
 """Earshot's stand-in for SymPy in the frozen app: packaging/earshot.spec puts packaging/stand_ins
-first on PyInstaller's search path, so `import sympy` finds this module, and SymPy (18 MB of the
-executable's Python modules) and mpmath (2 MB, needed by SymPy alone) are not bundled: ~4.5 MB xz.
+first on PyInstaller's search path, so `import sympy` finds this module, and SymPy (a large part of
+the executable's Python modules) and mpmath (needed by SymPy alone) are not bundled.
 
 Who imports sympy at run time: onnx_ir, at its import (onnxruntime's MatMulNBits quantizer imports
 onnx_ir; Earshot runs that quantizer when it converts an imported model to int8/int4). onnx_ir uses
