@@ -28,16 +28,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 from app import __version__
 from app.commands.common import one_line
+from app.resource_files import RESOURCES_DIR
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"  # also right in a PyInstaller bundle
-CLIP = RESOURCES / "selftest.wav"
-CLIP_TEXT = RESOURCES / "selftest.txt"
-APP_ICON = RESOURCES / "icons" / "earshot.svg"
+CLIP = RESOURCES_DIR / "selftest.wav"
+CLIP_TEXT = RESOURCES_DIR / "selftest.txt"
+APP_ICON = RESOURCES_DIR / "icons" / "earshot.svg"
 MAX_WER_PERCENT = 20.0
 
 

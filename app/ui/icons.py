@@ -12,7 +12,9 @@ from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
-ICON_DIR = Path(__file__).resolve().parents[2] / "resources" / "icons"
+from app.resource_files import RESOURCES_DIR
+
+ICON_DIR = RESOURCES_DIR / "icons"
 
 
 def icon_path(name: str) -> Path:

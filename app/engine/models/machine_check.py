@@ -15,7 +15,6 @@ import platform
 import time
 import wave
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,11 +23,12 @@ from app.engine.models.catalog import find
 from app.engine.models.store import ModelStore
 from app.engine.types import DecodeOptions, Precision
 from app.private_files import private_dir, tighten
+from app.resource_files import RESOURCES_DIR
 
 WINDOW_S = 30.0
 KEEP_UP_FACTOR = 0.5
 SAMPLE_RATE = 16_000
-CLIP = Path(__file__).resolve().parents[2] / "resources" / "selftest.wav"
+CLIP = RESOURCES_DIR / "selftest.wav"
 _CACHE_FILE = "machine-check.json"
 
 

@@ -22,13 +22,13 @@ import numpy as np
 
 from app.engine.convert.weights import ModelFormatError, WhisperWeights
 from app.engine.types import SAMPLE_RATE, DecodeOptions
+from app.resource_files import RESOURCES_DIR
 
 if TYPE_CHECKING:
     from app.engine.transcribe.whisper_engine import WhisperEngine
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"  # also right in a PyInstaller bundle
-SMOKE_CLIP = RESOURCES / "selftest.wav"
-SMOKE_TEXT = RESOURCES / "selftest.txt"
+SMOKE_CLIP = RESOURCES_DIR / "selftest.wav"
+SMOKE_TEXT = RESOURCES_DIR / "selftest.txt"
 MAX_SMOKE_WER = 50.0
 """Percent. Sound models (tiny.en, base, every precision) read the clip with at most one word
 wrong (about 10 %); a damaged one gives unrelated text or a repetition loop (100 % or more)."""
