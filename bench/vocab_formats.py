@@ -10,7 +10,7 @@ unchanged. Format names: `q4-b64` = 4-bit cells, blocks of 64; `c6-b32` = 6-bit 
 4-bit codes in 8-bit cells for the rare text rows 17000..50255 only (`parse_format`).
 Per candidate: the folder's `tar -cf - DIR | xz -9 | wc -c`; normalised WER at beam 5 and greedy
 on the 10 English clips of ../shared/data/speech plus the 6 spoken espeak clips of tests/data (the
-set of README "Installers"), the shared clips alone, and the robustness classes of
+set of docs/packaging.md), the shared clips alone, and the robustness classes of
 bench/dictation_sets.py (whispered, hoarse, reverberant, noise at 10/5/0 dB; seeded mixes); decode
 speed as the median over rounds of (this candidate's wall / int8's wall in the same round) on the
 shared clips, beam 5, rounds alternating over candidates in one process.

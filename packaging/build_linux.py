@@ -156,7 +156,7 @@ def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
 def make_tarball(bundle: Path, version: str, dist: Path) -> Path:
     """`earshot-<version>/` (the bundle, `./earshot` starts it) as an xz tarball (`tar xf` unpacks
     it with any GNU tar or bsdtar of the last 15 years). xz -9 on all cores: about half gzip -6's
-    size here (the README "Installers" table)."""
+    size here (the docs/packaging.md table)."""
     target = dist / f"earshot-{version}-linux-x86_64.tar.xz"
     with target.open("wb") as out:
         xz = subprocess.Popen(["xz", "-9", "-T0", "-c"], stdin=subprocess.PIPE, stdout=out)
@@ -204,8 +204,8 @@ def _control(version: str, root: Path, glibc: str, system_packages: set[str]) ->
 
 
 def make_deb(bundle: Path, version: str, dist: Path, work: Path, icon: Path) -> Path:
-    """Build the .deb with dpkg-deb, xz -9 (every dpkg reads it; smaller than zstd -9, see the README
-    "Installers" table, at the cost of minutes of compression on two cores)."""
+    """Build the .deb with dpkg-deb, xz -9 (every dpkg reads it; smaller than zstd -9, see docs/packaging.md,
+    at the cost of minutes of compression on two cores)."""
     root = work / f"earshot_{version}_amd64"
     shutil.rmtree(root, ignore_errors=True)
     _link_tree(bundle, root / "opt" / "earshot")

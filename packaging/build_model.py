@@ -39,7 +39,7 @@ SHIPPED_VOCABULARY: VocabularyFormat | None = VocabularyFormat(5, 8, 32, coarse_
 projection): None ships it as the converter writes it (8-bit); a format re-quantizes that one
 table (app/engine/convert/vocab_table.py). Shipped: `m5-b32-r2000`, the text tokens 2000..50255
 (the rarer BPE merges) at 5-bit codes in the same 8-bit cells and blocks of 32, every other row
-int8's: 7.1 MB less xz'd at no WER cost on bench/vocab_formats.py's sets (README "Installers").
+int8's: 7.1 MB less xz'd at no WER cost on bench/vocab_formats.py's sets (docs/packaging.md).
 The range ends at the English-only vocabulary's <|endoftext|> (the bundled tiny.en)."""
 
 
@@ -125,7 +125,7 @@ def computed_positions(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
 COMPUTED_POSITIONS = False
 """Off: `computed_positions` saves 0.37 MB xz'd per package but adds ~24 ms to every encoder
 session load (onnxruntime folds 576k float64 sin/cos; 28 against 4 ms per session, measured at
-load 4 on 2 cores), and the .deb is under 80 MB without it (README "Installers")."""
+load 4 on 2 cores), and the .deb is under 80 MB without it (docs/packaging.md)."""
 
 
 def compact_graph(source: Path, target: Path, positions_computed: bool = COMPUTED_POSITIONS) -> tuple[int, int]:

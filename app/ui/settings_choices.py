@@ -21,7 +21,7 @@ FILE_ACCURACY = (
     (1, "Faster"),
 )
 FILE_ACCURACY_TIPS = {
-    # bench/compare.py, tiny.en, the 10 English shared clips (README): beam 5 against greedy
+    # bench/compare.py, tiny.en, the 10 English shared clips (docs/performance.md): beam 5 against greedy
     5: "Weighs 5 candidate wordings: 4.5 % of words wrong instead of 5.6 %, about 30 % more time",
     1: "Takes the likeliest word each time: about a quarter less time, a few more words wrong",
 }

@@ -1,7 +1,7 @@
 """Asymmetric 4-bit vocabulary tables (app/engine/convert/vocab_table.py, `asymmetric=True`): a zero
 point per block, stored once and read by both of onnxruntime's kernels (MatMulNBits packed, two per
 byte; GatherBlockQuantized one per byte, unpacked by nodes folded at load). Measured as a bundle
-option (bench/vocab_formats.py `a4-b32`, README "Installers")."""
+option (bench/vocab_formats.py `a4-b32`, docs/packaging.md)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from app.engine.types import Precision
 ENCODER_FLOAT_WEIGHTS = frozenset({"conv2.weight_t"})
 
 SMALL_VOCABULARY = VocabularyFormat(code_bits=4, storage_bits=4, block=32)
-"""`int8-small`'s vocabulary table (bench/vocab_formats.py, README "Installers")."""
+"""`int8-small`'s vocabulary table (bench/vocab_formats.py, docs/packaging.md)."""
 
 
 def _matmul_nbits(model: onnx.ModelProto, bits: int) -> onnx.ModelProto:
