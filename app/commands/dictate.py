@@ -66,11 +66,15 @@ def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
 
 
 class _Printer:
-    """Human output: committed text on stdout, one line per utterance; errors on stderr."""
+    """Human output: committed text on stdout, one line per utterance; errors on stderr.
+
+    An utterance's closing mark is committed with the next utterance's first word (or when the
+    session ends), so the line break after an utterance waits for it: the mark ends the line."""
 
     def __init__(self, as_json: bool) -> None:
         self.as_json = as_json
         self.line_open = False
+        self.break_pending = False
 
     def __call__(self, event: DictationEvent) -> None:
         from app.dictation.events import EventType
@@ -82,12 +86,11 @@ class _Printer:
                 print(f"earshot dictate: {event.text}", file=sys.stderr)
             return
         if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:
-            text = event.text.lstrip() if not self.line_open else event.text
-            sys.stdout.write(text)
-            self.line_open = True
+            self._write(event.text)
         if event.type is EventType.FINAL and self.line_open:
-            sys.stdout.write("\n")
-            self.line_open = False
+            self.break_pending = True
+        if event.summary is not None and self.line_open:
+            self._end_line()
         sys.stdout.flush()
         if event.type is EventType.ERROR:
             print(f"earshot dictate: {event.text}", file=sys.stderr)
@@ -95,6 +98,29 @@ class _Printer:
             s = event.summary
             print(f"[{s.audio_s:.1f} s of audio, {s.utterances} utterances, compute ratio "
                   f"{s.compute_ratio:.2f}, overflows {s.overflows}]", file=sys.stderr)
+
+    def _write(self, text: str) -> None:
+        """`text`: a committed delta with Whisper's leading space, perhaps led by the previous
+        utterance's closing mark (". The")."""
+        if self.break_pending:
+            words = text.lstrip()
+            mark = "" if text[:1].isspace() else words[: len(words) - len(words.lstrip(_MARKS))]
+            if mark:
+                sys.stdout.write(mark)
+            self._end_line()
+            text = words[len(mark):]
+        if not self.line_open:
+            text = text.lstrip()
+        if text:
+            sys.stdout.write(text)
+            self.line_open = True
+
+    def _end_line(self) -> None:
+        sys.stdout.write("\n")
+        self.line_open = self.break_pending = False
+
+
+_MARKS = ".,;:!?…"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,8 +6,9 @@ import difflib
 import itertools
 import json
 
+import numpy as np
 import pytest
-from earshot_testing import DATA_DIR, SHARED_SPEECH, espeak_clips, needs_shared
+from earshot_testing import DATA_DIR, SHARED_SPEECH, espeak_clips, needs_shared, read_wav, write_wav
 
 from app.cli import main
 from app.engine.wer import normalize, word_error_rate
@@ -91,3 +92,23 @@ def test_jfk_in_real_time_prints_the_sentence_as_commits(capsys: pytest.CaptureF
     assert summary["type"] == "summary" and summary["overflows"] == 0
     assert summary["commit_latency_ms_p50"] is not None
     print(json.dumps(summary))
+
+
+def test_plain_output_is_one_line_per_utterance_each_ending_with_its_mark(
+        tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    """Two sentences 1.5 s apart, as a user reads them in a terminal: two lines, each ending with its
+    own closing mark (the mark is committed with the next utterance, so it must not open a line of
+    its own), and the output ends with a line break."""
+    silence = np.zeros(int(1.5 * 16000), dtype=np.float32)
+    audio = np.concatenate([read_wav(DATA_DIR / "espeak_weather.wav"), silence,
+                            read_wav(DATA_DIR / "espeak_meeting.wav")])
+    clip = tmp_path / "two_sentences.wav"
+    write_wav(clip, audio)
+    assert main(["dictate", "--input", str(clip)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("\n"), repr(out)
+    lines = out.splitlines()
+    assert len(lines) == 2, out
+    for line in lines:
+        assert line[:1].isupper() and line.endswith((".", "?", "!")), out
+    assert "west" in lines[0].lower() and "team" in lines[1].lower(), out
