@@ -213,12 +213,9 @@ def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], N
 
 
 def list_input_devices(rescan: bool = False) -> list[InputDevice]:
-    from app.audio.capture import list_input_devices as real_list
-    from app.audio.capture import rescan_devices
+    from app.audio.microphones import list_microphones
 
-    if rescan:
-        rescan_devices()
-    return [InputDevice(d.name, d.is_default, d.label) for d in real_list()]
+    return [InputDevice(mic.name, mic.is_default) for mic in list_microphones(rescan)]
 
 
 # --- the window -----------------------------------------------------------------------------

@@ -19,35 +19,26 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.audio.device_errors import portaudio_sentence
-from app.audio.device_names import device_label, read_sound_server
+from app.audio.input_devices import (
+    AudioDeviceError,
+    InputDevice,
+    count_open_stream,
+    default_input_device,
+    find_input_device,
+    list_input_devices,
+    load_sounddevice,
+    opening_stream,
+    rescan_devices,
+)
 from app.audio.ring_buffer import RingBuffer
+
+__all__ = ["AudioDeviceError", "CaptureOptions", "InputDevice", "MicrophoneCapture", "default_input_device",
+           "find_input_device", "list_input_devices", "load_sounddevice", "rescan_devices"]
 
 PREFERRED_RATE = 16_000
 
 
 log = logging.getLogger(__name__)
-
-
-class AudioDeviceError(Exception):
-    """No PortAudio, no input device, a device that cannot be opened, or one that disappeared."""
-
-
-@dataclass(frozen=True)
-class InputDevice:
-    """One input device as PortAudio lists it. `default_rate` is in Hz; `label` is what menus
-    call it (the sound server's description where there is one)."""
-
-    index: int
-    name: str
-    host_api: str
-    channels: int
-    default_rate: float
-    is_default: bool
-    label: str = ""
-
-    @property
-    def shown_name(self) -> str:
-        return self.label or self.name
 
 
 @dataclass(frozen=True)
@@ -67,85 +58,6 @@ class CaptureOptions:
     stall_s: float = 3.0
 
 
-def load_sounddevice() -> Any:
-    """Import sounddevice, turning "PortAudio library not found" into `AudioDeviceError`."""
-    try:
-        import sounddevice
-    except OSError as exc:  # the wheel is pure Python; libportaudio2 is a system library
-        raise AudioDeviceError(
-            "The PortAudio library is not installed, so no microphone can be used "
-            "(on Debian/Ubuntu: apt install libportaudio2)."
-        ) from exc
-    return sounddevice
-
-
-def rescan_devices() -> None:
-    """Make PortAudio enumerate devices again (it does so only once, at import)."""
-    sd = load_sounddevice()
-    sd._terminate()
-    sd._initialize()
-
-
-def list_input_devices() -> list[InputDevice]:
-    """Every device with at least one input channel; empty when there is no audio system."""
-    sd = load_sounddevice()
-    try:
-        devices = sd.query_devices()
-        default_in = int(sd.default.device[0])
-        apis = sd.query_hostapis()
-    except sd.PortAudioError as exc:
-        raise AudioDeviceError(f"Could not list audio devices: {portaudio_sentence(exc)}") from exc
-    inputs = [dev for dev in devices if int(dev["max_input_channels"]) >= 1]
-    plugin_names = {"pulse", "pipewire", "default"}
-    server = read_sound_server() if any(str(d["name"]) in plugin_names for d in inputs) else None
-    result = []
-    for dev in inputs:
-        result.append(
-            InputDevice(
-                index=int(dev["index"]),
-                name=str(dev["name"]),
-                host_api=str(apis[int(dev["hostapi"])]["name"]),
-                channels=int(dev["max_input_channels"]),
-                default_rate=float(dev["default_samplerate"]),
-                is_default=int(dev["index"]) == default_in,
-                label=device_label(str(dev["name"]), server),
-            )
-        )
-    return result
-
-
-def default_input_device() -> InputDevice:
-    """The system's default input device, or `AudioDeviceError` when there is none."""
-    devices = list_input_devices()
-    if not devices:
-        raise AudioDeviceError(
-            "No microphone found: the system lists no audio input device "
-            "(is PulseAudio/PipeWire running, and is a microphone plugged in?)."
-        )
-    for dev in devices:
-        if dev.is_default:
-            return dev
-    return devices[0]
-
-
-def find_input_device(wanted: str | int | None) -> InputDevice:
-    """Resolve a device by index, by (case-insensitive substring of its) name, or the default."""
-    if wanted is None:
-        return default_input_device()
-    devices = list_input_devices()
-    for dev in devices:
-        if isinstance(wanted, int) and dev.index == wanted:
-            return dev
-        if isinstance(wanted, str) and dev.name.lower() == wanted.lower():
-            return dev
-    if isinstance(wanted, str):
-        matches = [d for d in devices if wanted.lower() in d.name.lower()]
-        if matches:
-            return matches[0]
-    names = ", ".join(f"“{d.shown_name}”" for d in devices) or "none"
-    raise AudioDeviceError(f"No input device matches {wanted!r}; available inputs: {names}.")
-
-
 class MicrophoneCapture:
     """Streams one input device into a `RingBuffer` at `self.sample_rate` Hz, mono float32.
 
@@ -157,8 +69,15 @@ class MicrophoneCapture:
         self.options = options
         self.device = find_input_device(options.device)
         self._sd = load_sounddevice()
-        self.sample_rate = self._pick_rate()
-        self.channels = 1 if self._mono_ok() else min(self.device.channels, 2)
+        self._counted = False
+        with opening_stream(self.device.source):  # no rescan meanwhile; the server input chosen
+            self.sample_rate = self._pick_rate()
+            self.channels = 1 if self._mono_ok() else min(self.device.channels, 2)
+            self._setup(options)
+            count_open_stream(+1)
+            self._counted = True
+
+    def _setup(self, options: CaptureOptions) -> None:
         block = max(1, round(options.block_s * self.sample_rate))
         self.ring = RingBuffer(int(options.ring_s * self.sample_rate), self.sample_rate)
         self._scratch = np.zeros(block * 4, dtype=np.float32)
@@ -223,10 +142,17 @@ class MicrophoneCapture:
     def _lost_message(self) -> str:
         return f"The microphone “{self.device.shown_name}” stopped delivering audio (unplugged?)."
 
+    def _release(self) -> None:
+        """The stream is closed or dead: PortAudio may be re-initialised again."""
+        if self._counted:
+            self._counted = False
+            count_open_stream(-1)
+
     def _on_finished(self) -> None:
         if not self._stopping:
             self.error = self._lost_message()
             log.info("device lost: %s", self.error)  # info: the session tells the user itself
+            self._release()
         self.ring.close()
         self._finished.set()
 
@@ -252,6 +178,7 @@ class MicrophoneCapture:
             log.info("microphone %r started: %d Hz, %d channel(s)", self.device.name, self.sample_rate, self.channels)
         except Exception as exc:
             log.warning("starting the microphone %r failed", self.device.name, exc_info=True)
+            self.stop()
             raise AudioDeviceError(
                 f"Could not start the microphone “{self.device.shown_name}”: {portaudio_sentence(exc)}"
             ) from exc
@@ -264,6 +191,7 @@ class MicrophoneCapture:
             self._stream.close()
         except Exception:  # the device may already be gone; the audio we have is what matters
             log.info("closing the microphone stream failed", exc_info=True)
+        self._release()
         self.ring.close()
 
     def check_alive(self) -> None:
@@ -273,6 +201,7 @@ class MicrophoneCapture:
             stalled = time.monotonic() - last > self.options.stall_s
             if stalled or not self._stream.active:
                 self.error = self._lost_message()
+                self._release()
                 self.ring.close()
         if self.error is not None:
             raise AudioDeviceError(self.error)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QSlider, QVBoxLayout, QWidget
 
 from app.controller.ports import InputDevice
 from app.settings.schema import Settings
-from app.ui.labels import device_choices
+from app.ui.microphone_picker import MicrophoneCombo
 from app.ui.settings_choices import seconds_box, theme_combo
 
 
@@ -17,11 +17,8 @@ class DictationSettingsPage(QWidget):
     def __init__(self, settings: Settings, devices: list[InputDevice], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         chosen = settings.dictation
-        self.device = QComboBox(self)
-        self.device.setAccessibleName("Input device")
-        for label, value in device_choices(devices):  # listed afresh: a microphone plugged in since
-            self.device.addItem(label, value)
-        self.device.setCurrentIndex(max(0, self.device.findData(chosen.input_device)))
+        self.device = MicrophoneCombo(self)
+        self.device.set_devices(devices, chosen.input_device)  # listed afresh: a microphone plugged in since
         self.vad = QSlider(Qt.Orientation.Horizontal, self)
         self.vad.setAccessibleName("Voice detection sensitivity")
         self.vad.setRange(0, 100)

@@ -1,11 +1,7 @@
-"""Words the settings and status bar show for engine values: precisions, providers, languages,
-microphones and the accuracy/speed choice for files."""
+"""Words the settings and status bar show for engine values: precisions, providers, languages
+and the accuracy/speed choice for files."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from app.controller.ports import InputDevice
 
 # What each precision costs here, from bench/compare.py --models tiny.en (wall time, words wrong,
 # peak memory; the figures are in docs/performance.md): the tips and labels quote them, so they
@@ -30,17 +26,6 @@ PRECISION_LABELS = {
 }
 
 PROVIDER_LABELS = {"cpu": "CPU", "cuda": "CUDA (NVIDIA GPU)", "directml": "DirectML (GPU)", "coreml": "Core ML"}
-
-
-def device_choices(devices: Sequence[InputDevice]) -> list[tuple[str, str | None]]:
-    """(menu text, stored value) for the microphone menus: the system default first (None)."""
-    choices: list[tuple[str, str | None]] = [("System default microphone", None)]
-    for device in devices:
-        label = device.shown_name
-        if device.is_default and not label.startswith("System default"):
-            label = f"{label} (default)"
-        choices.append((label, device.name))
-    return choices
 
 
 def provider_label(name: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLabel,
     QProgressBar,
@@ -18,7 +17,7 @@ from PySide6.QtWidgets import (
 from app.controller.ports import InputDevice
 from app.controller.states import RecordState
 from app.ui.icons import icon
-from app.ui.labels import device_choices
+from app.ui.microphone_picker import MicrophoneCombo
 
 RECORD_RED = QColor("#e5484d")
 
@@ -133,10 +132,7 @@ class RecordBar(QWidget):
         self.loading.setTextVisible(False)
         self.loading.hide()
         self.model_loading = False
-        self.devices = QComboBox(self)
-        self.devices.setAccessibleName("Input device")
-        self.devices.setToolTip("Microphone used for dictation")
-        self.devices.setMinimumWidth(180)
+        self.devices = MicrophoneCombo(self)
         self.devices.activated.connect(self._on_device)
         self._layout()
         self.state = RecordState.IDLE
@@ -189,13 +185,8 @@ class RecordBar(QWidget):
             self.button.setToolTip("Start dictation (Ctrl+R)")
 
     def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
-        self.devices.clear()
-        for label, value in device_choices(devices):
-            self.devices.addItem(label, value)
-        if not devices:
-            self.devices.setToolTip("No microphone found — connect one, then reopen this list")
-        index = self.devices.findData(current) if current else 0
-        self.devices.setCurrentIndex(max(0, index))
+        """List `devices`, `current` (the stored choice, None = system default) selected."""
+        self.devices.set_devices(devices, current)
 
     def _on_device(self, index: int) -> None:
         self.device_chosen.emit(self.devices.itemData(index))

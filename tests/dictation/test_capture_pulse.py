@@ -9,6 +9,7 @@ libportaudio2; the tests are skipped (with that reason) only where `pulseaudio` 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -30,6 +31,7 @@ from app.audio.capture import (
     list_input_devices,
     rescan_devices,
 )
+from app.audio.microphones import list_microphones
 from app.dictation.events import EventType, QueueSink
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.engine.wer import word_error_rate
@@ -163,3 +165,37 @@ def test_no_audio_device_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     finally:
         monkeypatch.undo()
         rescan_devices()
+
+
+def _recording_from(env: dict[str, str]) -> list[str]:
+    """The names of the sources that something records from now, as the sound server says."""
+    def listing(what: str) -> list[dict]:  # type: ignore[type-arg]
+        done = subprocess.run(["pactl", "-f", "json", "list", what], env=env, check=True,
+                              capture_output=True, text=True)
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+    names = {s["index"]: s["name"] for s in listing("sources")}
+    return [names[o["source"]] for o in listing("source-outputs")]
+
+
+@needs_pulse
+def test_a_microphone_chosen_by_its_name_is_the_one_recorded(pulse_server: dict[str, str]) -> None:
+    """Two microphones: the one the menu names "Jabra Evolve 20 Mono" is opened, not the default,
+    and PortAudio is not re-enumerated while it records (that would end the stream)."""
+    subprocess.run(["pactl", "load-module", "module-null-source", "source_name=usb_headset",
+                    "description='Jabra Evolve 20 Mono'"], env=pulse_server, check=True)
+    assert [m.name for m in list_microphones()] == ["Monitor of Null Output", "Jabra Evolve 20 Mono"]
+    capture = MicrophoneCapture(CaptureOptions(device="Jabra Evolve 20 Mono"))
+    capture.start()
+    try:
+        _wait_for_first_callback(capture)
+        assert _recording_from(pulse_server) == ["usb_headset"]
+        assert capture.device.shown_name == "Jabra Evolve 20 Mono"
+        assert rescan_devices() is False  # refused while recording
+        assert list_microphones(rescan=True)  # a look at the list does not end the recording
+        callbacks = capture.callbacks
+        time.sleep(0.5)
+        assert capture.callbacks > callbacks and not capture.lost
+    finally:
+        capture.stop()
+    assert rescan_devices() is True
+    assert os.environ.get("PULSE_SOURCE") is None  # the choice is not left behind for the default

@@ -1,10 +1,11 @@
-"""Microphones are listed by the names the sound settings show ("Built-in Audio Analog
-Stereo"), not PortAudio's ALSA plugin names ("pulse", "default"); PortAudio's error codes
-become sentences.
+"""The microphone menu as the user sees it, on a real sound server: real names (one entry for the
+default, none of PortAudio's "pulse"/"default"/"sysdefault"), a list that follows a headset being
+plugged in and out while the window is open, the choice remembered by name, the whole name
+visible, and the level meter beside the menu. PortAudio's error codes become sentences.
 
-Real path: a private PulseAudio with a source described as "Built-in Audio Analog Stereo" ->
-ALSA pulse plugin -> PortAudio -> the window's microphone menus. Skipped only where
-pulseaudio / pulseaudio-utils are not installed.
+Real path: a private PulseAudio whose sources are added and removed with `pactl load-module` /
+`unload-module` (what plugging a USB headset in and out does) -> pactl / ALSA pulse plugin ->
+PortAudio -> the window. Skipped only where pulseaudio / pulseaudio-utils are not installed.
 """
 
 from __future__ import annotations
@@ -24,40 +25,102 @@ from app.audio.device_errors import portaudio_sentence
 from app.ui.settings_dialog import SettingsDialog
 
 BUILT_IN = "Built-in Audio Analog Stereo"
+HEADSET = "Jabra Evolve 20 Mono"
+LONG_NAME = "Logitech G Pro X Wireless Lightspeed Gaming Headset Analog Mono"
+PLUG_IN_MS = 10_000  # the list is read again every 2 s; a busy machine gets some slack
+
+
+class SoundServer:
+    """A private PulseAudio; `plug_in` adds a microphone (a null source) and `unplug` removes it."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.modules: dict[str, str] = {}
+
+    def pactl(self, *args: str) -> str:
+        return subprocess.run(["pactl", *args], env=self.env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    def plug_in(self, source: str, description: str) -> None:
+        self.modules[source] = self.pactl("load-module", "module-null-source", f"source_name={source}",
+                                          f"description='{description}'")
+
+    def unplug(self, source: str) -> None:
+        self.pactl("unload-module", self.modules.pop(source))
 
 
 @pytest.fixture
-def built_in_microphone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def sound_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SoundServer]:
+    """The built-in microphone, the default; nothing else plugged in."""
     if shutil.which("pulseaudio") is None or shutil.which("pactl") is None:
         pytest.skip("pulseaudio / pulseaudio-utils are not installed")
     runtime = tmp_path / "xdg"
     runtime.mkdir(mode=0o700)
     with private_pulseaudio(runtime, tmp_path / "pulse.log") as (env, _proc):
-        for key in ("XDG_RUNTIME_DIR",):
-            monkeypatch.setenv(key, env[key])
+        monkeypatch.setenv("XDG_RUNTIME_DIR", env["XDG_RUNTIME_DIR"])
         monkeypatch.delenv("PULSE_SERVER", raising=False)
         monkeypatch.delenv("PULSE_RUNTIME_PATH", raising=False)
-        subprocess.run(["pactl", "load-module", "module-null-source", "source_name=builtin",
-                        f"description='{BUILT_IN}'"], env=env, check=True)
-        subprocess.run(["pactl", "set-default-source", "builtin"], env=env, check=True)
+        server = SoundServer(env)
+        server.plug_in("builtin", BUILT_IN)
+        server.pactl("set-default-source", "builtin")
         rescan_devices()
-        yield
+        yield server
         monkeypatch.undo()
     rescan_devices()
 
 
-def test_microphones_have_the_sound_settings_names(qtbot, parts, built_in_microphone: None) -> None:
+def menu(combo) -> list[str]:  # type: ignore[no-untyped-def]
+    return [combo.itemText(i) for i in range(combo.count())]
+
+
+def choose(qtbot, combo, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Pick `text` as a user does (the `activated` signal a click on the item sends)."""
+    index = menu(combo).index(text)
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def test_microphones_have_their_real_names(qtbot, parts, sound_server: SoundServer) -> None:
     window = open_window(qtbot, parts, load=False)
-    shown = [window.record_bar.devices.itemText(i) for i in range(window.record_bar.devices.count())]
-    assert f"{BUILT_IN} (sound server)" in shown
-    assert f"System default: {BUILT_IN}" in shown
-    assert not {"pulse", "default", "pulse (default)", "default (default)"} & set(shown)
+    devices = window.record_bar.devices
+    # one entry for the default (naming what it is now), then each microphone once;
+    # the null sink's "Monitor of Null Output" (speakers, not a microphone) is not offered
+    assert menu(devices) == [f"System default ({BUILT_IN})", BUILT_IN]
+    assert devices.currentText() == f"System default ({BUILT_IN})"
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
-    in_settings = [dialog.device.itemText(i) for i in range(dialog.device.count())]
-    assert f"{BUILT_IN} (sound server)" in in_settings
-    dialog.device.setCurrentIndex(in_settings.index(f"{BUILT_IN} (sound server)"))
-    assert dialog.collect().dictation.input_device == "pulse"  # what PortAudio opens stays stored
+    assert menu(dialog.device) == menu(devices)
+    dialog.device.setCurrentIndex(1)
+    assert dialog.collect().dictation.input_device == BUILT_IN  # stored by the name the user saw
+
+
+def test_a_stored_portaudio_name_means_the_system_default(qtbot, parts, sound_server: SoundServer) -> None:
+    """Settings written when the menu offered PortAudio's "pulse" for the default."""
+    settings = parts.settings_store.load().settings
+    settings.dictation.input_device = "pulse"
+    parts.settings_store.save(settings)
+    window = open_window(qtbot, parts, load=False)
+    assert window.record_bar.devices.currentText() == f"System default ({BUILT_IN})"
+    assert "(not connected)" not in " ".join(menu(window.record_bar.devices))
+
+
+def test_the_whole_name_is_visible(qtbot, parts, sound_server: SoundServer) -> None:
+    sound_server.plug_in("gaming_headset", LONG_NAME)
+    window = open_window(qtbot, parts, load=False)
+    devices = window.record_bar.devices
+    qtbot.waitUntil(lambda: LONG_NAME in menu(devices), timeout=PLUG_IN_MS)
+    choose(qtbot, devices, LONG_NAME)
+    shown = devices.shown_text()
+    assert shown.endswith("…") and LONG_NAME.startswith(shown[:-1]) and len(shown) > 12  # cut, not lost
+    assert LONG_NAME in devices.toolTip()  # hovering shows all of it
+    assert devices.width() < window.width() / 3  # the record button and the state keep their room
+    devices.showPopup()  # the open list is wide enough for every name
+    view = devices.view()
+    qtbot.waitUntil(view.isVisible)
+    assert view.width() >= devices.fontMetrics().horizontalAdvance(LONG_NAME)
+    devices.hidePopup()
+    window.resize(1600, 720)  # with room to spare, nothing is cut
+    qtbot.waitUntil(lambda: devices.shown_text() in (LONG_NAME, shown))
 
 
 def test_portaudio_codes_become_sentences() -> None:
