@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QShowEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.app_controller import AppController
-from app.controller.ports import EngineDescription
+from app.controller.ports import EngineDescription, InputDevice
 from app.controller.states import ModelState, RecordState
 from app.engine.types import Segment
 from app.private_files import private_dir, tighten
@@ -30,6 +30,7 @@ from app.ui.closing import (
     ask_quit_while_transcribing,
     say_where_earshot_went,
 )
+from app.ui.device_watcher import DeviceWatcher
 from app.ui.first_paint import after_first_paint
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
@@ -80,6 +81,8 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
         self._devices_after_paint = False
+        self.device_watcher = DeviceWatcher(controller.input_devices, parent=self)  # microphones come and go
+        self.device_watcher.changed.connect(self._show_devices)
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
         self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
@@ -205,12 +208,23 @@ class MainWindow(QMainWindow):
         if not (self.devices_listed or self._devices_after_paint):
             self._devices_after_paint = True
             after_first_paint(self, self._refresh_devices)
+        elif self.devices_listed:
+            self._refresh_devices()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Hidden (in the tray), nobody looks at the microphone list: stop following it."""
+        super().hideEvent(event)
+        self.device_watcher.stop()
 
     def _refresh_devices(self, rescan: bool = False) -> None:
         self.devices_listed = True
-        self.record_bar.set_devices(
-            self.controller.input_devices(rescan), self.controller.settings.dictation.input_device
-        )
+        devices = self.controller.input_devices(rescan)
+        self._show_devices(devices)
+        if self.isVisible():
+            self.device_watcher.start(devices)
+
+    def _show_devices(self, devices: list[InputDevice]) -> None:
+        self.record_bar.set_devices(devices, self.controller.settings.dictation.input_device)
 
     # --- commands (menus, buttons, tray) ---------------------------------------------
 
@@ -296,6 +310,7 @@ class MainWindow(QMainWindow):
             self.quitting = False
             return
         self._save_geometry()
+        self.device_watcher.stop()
         self.controller.shutdown()
         event.accept()
         app = QGuiApplication.instance()

@@ -94,6 +94,40 @@ def test_microphones_have_their_real_names(qtbot, parts, sound_server: SoundServ
     assert dialog.collect().dictation.input_device == BUILT_IN  # stored by the name the user saw
 
 
+def test_a_headset_plugged_in_while_the_app_runs_appears_and_goes(qtbot, parts, sound_server: SoundServer) -> None:
+    window = open_window(qtbot, parts, load=False)
+    devices = window.record_bar.devices
+    assert HEADSET not in menu(devices)
+    sound_server.plug_in("usb_headset", HEADSET)
+    qtbot.waitUntil(lambda: HEADSET in menu(devices), timeout=PLUG_IN_MS)
+    assert menu(devices) == [f"System default ({BUILT_IN})", BUILT_IN, HEADSET]
+
+    sound_server.pactl("set-default-source", "usb_headset")  # the desktop switches to the headset
+    qtbot.waitUntil(lambda: devices.itemText(0) == f"System default ({HEADSET})", timeout=PLUG_IN_MS)
+    sound_server.pactl("set-default-source", "builtin")
+    sound_server.unplug("usb_headset")
+    qtbot.waitUntil(lambda: menu(devices) == [f"System default ({BUILT_IN})", BUILT_IN], timeout=PLUG_IN_MS)
+
+
+def test_the_chosen_microphone_is_remembered_by_name(qtbot, parts, sound_server: SoundServer) -> None:
+    sound_server.plug_in("usb_headset", HEADSET)
+    window = open_window(qtbot, parts, load=False)
+    devices = window.record_bar.devices
+    choose(qtbot, devices, HEADSET)
+    assert window.controller.settings.dictation.input_device == HEADSET
+    assert parts.settings_store.load().settings.dictation.input_device == HEADSET  # on disk
+
+    sound_server.unplug("usb_headset")  # unplugged: still the choice, and the menu says why it is idle
+    qtbot.waitUntil(lambda: devices.currentText() == f"{HEADSET} (not connected)", timeout=PLUG_IN_MS)
+    assert window.controller.settings.dictation.input_device == HEADSET
+    sound_server.plug_in("usb_headset", HEADSET)  # plugged back: picked again, no click needed
+    qtbot.waitUntil(lambda: devices.currentText() == HEADSET, timeout=PLUG_IN_MS)
+    window.close()
+
+    again = open_window(qtbot, parts, load=False)  # the next start
+    assert again.record_bar.devices.currentText() == HEADSET
+
+
 def test_a_stored_portaudio_name_means_the_system_default(qtbot, parts, sound_server: SoundServer) -> None:
     """Settings written when the menu offered PortAudio's "pulse" for the default."""
     settings = parts.settings_store.load().settings
