@@ -49,7 +49,8 @@ class LevelMeter(QWidget):
         self.setMinimumSize(120, 8)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(8)
-        self.setToolTip("Microphone level. Green is good; orange means too loud (the words may be distorted)")
+        self.setToolTip("Level of the microphone while you dictate. Green is good; orange means too loud "
+                        "(the words may be distorted)")
         self._level = 0.0
         self._loud = False
         self._decay = QTimer(self, interval=40)
@@ -99,7 +100,8 @@ class LevelMeter(QWidget):
 
 
 class RecordBar(QWidget):
-    """The record button, the state and its detail line, the level meter and the input picker."""
+    """The record button, the state and its detail line, and the input picker with the level meter
+    under it (the level of the dictation's audio: the microphone is open only while recording)."""
 
     record_clicked = Signal()
     device_chosen = Signal(object)  # str | None (None = system default)
@@ -144,15 +146,20 @@ class RecordBar(QWidget):
         text.addWidget(self.title)
         text.addWidget(self.detail)
         text.addSpacing(4)
-        text.addWidget(self.meter)
         text.addWidget(self.loading)
         text.addWidget(self.loud_warning)
+        microphone = QVBoxLayout()
+        microphone.setSpacing(6)
+        microphone.addStretch(1)
+        microphone.addWidget(self.devices)
+        microphone.addWidget(self.meter)
+        microphone.addStretch(1)
         row = QHBoxLayout(self)
         row.setContentsMargins(18, 14, 18, 14)
         row.setSpacing(16)
         row.addWidget(self.button)
         row.addLayout(text, 1)
-        row.addWidget(self.devices, 0, Qt.AlignmentFlag.AlignVCenter)
+        row.addLayout(microphone)
 
     def set_state(self, state: RecordState, reason: str) -> None:
         self.state = state
@@ -177,7 +184,6 @@ class RecordBar(QWidget):
         """While the model loads, Record is off and a busy bar runs under "Loading model…"."""
         self.model_loading = loading
         self.loading.setVisible(loading)
-        self.meter.setVisible(not loading)
         self.button.setEnabled(not loading and self.state != RecordState.FINISHING)
         if loading:
             self.button.setToolTip("Record is ready once the model is loaded")

@@ -157,6 +157,17 @@ def test_the_whole_name_is_visible(qtbot, parts, sound_server: SoundServer) -> N
     qtbot.waitUntil(lambda: devices.shown_text() in (LONG_NAME, shown))
 
 
+def test_the_level_meter_is_beside_the_microphone(qtbot, parts, sound_server: SoundServer) -> None:
+    window = open_window(qtbot, parts, load=False)
+    bar = window.record_bar
+    combo, meter = bar.devices.geometry(), bar.meter.geometry()
+    assert bar.meter.isVisible()
+    assert 0 <= meter.top() - combo.bottom() <= 12  # right under the menu
+    assert meter.left() == combo.left() and meter.width() == combo.width()
+    window.controller.dictation.level.emit(0.25)  # the session's level, as it reports it
+    assert bar.meter.accessibleDescription() == "50 percent"
+
+
 def test_portaudio_codes_become_sentences() -> None:
     """The real sounddevice exception type, as PortAudio raises it for an output-only device."""
     error = sounddevice.PortAudioError("Error opening InputStream: Illegal combination of I/O devices", -9993)
