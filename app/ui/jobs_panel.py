@@ -168,10 +168,7 @@ class JobsPanel(QWidget):
         folder = self.controller.settings.window.export_dir or str(transcript.path.parent)
         target = self.save_as(self, str(Path(folder) / f"{transcript.path.stem}.{fmt}"), fmt)
         if target:
-            subtitles = self.rows[job_id].subtitle_options() if fmt in ("srt", "vtt") else None
-            if subtitles is not None and not any(s.words for s in transcript.segments):
-                subtitles = None  # a transcript made without word times: one cue per segment
-            self._write(job_id, fmt, transcript, Path(target), subtitles)
+            self._write(job_id, fmt, transcript, Path(target), self.rows[job_id].subtitle_options())
 
     def export_all(self) -> None:
         """Every finished transcript into one chosen folder and format, one file each."""
