@@ -27,6 +27,7 @@ from app.controller.states import JobState
 from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
+from app.ui.save_paths import export_all_folder
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
 """(parent, suggested path, format) -> chosen path or "" (a file dialog; tests replace it)."""
@@ -175,9 +176,8 @@ class JobsPanel(QWidget):
         transcripts = self._finished_transcripts()
         if not transcripts:
             return
-        first = next(iter(transcripts.values()))
-        folder = self.controller.settings.window.export_dir or str(first.path.parent)
-        choice = self.ask_export_all(self, folder, len(transcripts))
+        folder = export_all_folder(self.controller.settings.window.export_dir)
+        choice = self.ask_export_all(self, str(folder), len(transcripts))
         if choice is None:
             return
         stems = [t.path.stem for t in transcripts.values()]
