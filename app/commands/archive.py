@@ -109,8 +109,9 @@ def settings_key(engine: WhisperEngine, options: DecodeOptions, formats: list[st
     def plain(value: object) -> object:
         return value.value if isinstance(value, enum.Enum) else str(value)
 
+    cues = subtitles if subtitles is not None and {"srt", "vtt"} & set(formats) else None  # only cues use them
     raw = {"model": engine.name, "precision": engine.precision.value, "options": dataclasses.asdict(options),
-           "formats": sorted(set(formats)), "subtitles": dataclasses.asdict(subtitles) if subtitles else None}
+           "formats": sorted(set(formats)), "subtitles": dataclasses.asdict(cues) if cues else None}
     result: dict[str, Any] = json.loads(json.dumps(raw, default=plain))
     return result
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 # Kept in step with app.engine.export.formats.FORMATS; duplicated so `earshot --help` stays fast.
 FORMATS = ("txt", "srt", "vtt", "json")
+CUE_LAYOUTS = ("readable", "segments")  # app.engine.export.subtitles.CueLayout's values
 
 
 
@@ -57,30 +58,37 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _add_word_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--word-timestamps", action="store_true",
-                   help="time every word (JSON: segments[].words; the text is the same)")
-    p.add_argument("--max-line-width", type=int, default=None, metavar="N",
-                   help="SRT/VTT: word-level cues, lines of at most N characters (needs --word-timestamps)")
-    p.add_argument("--max-line-count", type=int, default=None, metavar="N",
-                   help="SRT/VTT: word-level cues of at most N lines (needs --word-timestamps)")
+                   help="time every word (JSON: segments[].words; the text is the same; on by itself for "
+                        "readable SRT/VTT cues)")
+    p.add_argument("--cues", choices=CUE_LAYOUTS, default="readable",
+                   help="SRT/VTT: readable word-timed cues (default: at most 2 lines of 42 characters, 7 s, "
+                        "cut at sentence and clause ends, never overlapping) or one cue per transcribed segment")
+    p.add_argument("--max-line-width", type=int, default=42, metavar="N",
+                   help="SRT/VTT readable cues: lines of at most N characters (default: 42)")
+    p.add_argument("--max-line-count", type=int, default=2, metavar="N",
+                   help="SRT/VTT readable cues: at most N lines (default: 2)")
     p.add_argument("--highlight-words", action="store_true",
-                   help="SRT/VTT: underline each word while it is spoken (needs --word-timestamps)")
+                   help="SRT/VTT readable cues: underline each word while it is spoken")
 
 
-def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions | None:
-    """The word-level cue options; raises ValueError with a one-line reason when invalid."""
-    from app.engine.export.subtitles import SubtitleOptions
+def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions:
+    """The SRT/VTT cue options; raises ValueError with a one-line reason when invalid."""
+    from app.engine.export.subtitles import CueLayout, SubtitleOptions
 
-    options = SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words)
-    if options.word_level and not args.word_timestamps:
-        raise ValueError("--max-line-width, --max-line-count and --highlight-words need --word-timestamps")
-    return options if options.word_level else None
+    layout = CueLayout(args.cues)
+    if layout is CueLayout.SEGMENTS and args.highlight_words:
+        raise ValueError("--highlight-words needs readable cues, not --cues segments")
+    return SubtitleOptions(args.max_line_width, args.max_line_count, args.highlight_words, layout)
 
 
 def _options(args: argparse.Namespace) -> DecodeOptions:
-    """The decode options; raises `DecodeOptionsError` (one line) for a value out of range."""
+    """The decode options; raises `DecodeOptionsError` (one line) for a value out of range.
+    Readable SRT/VTT cues are timed by their words, so asking for them times the words."""
+    cue_formats = {"srt", "vtt"} & set(args.formats or [])
+    word_times = args.word_timestamps or (bool(cue_formats) and args.cues == "readable")
     return DecodeOptions(task=Task(args.task), language=args.language, beam_size=args.beam_size,
                          initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         batch_size=args.batch_size, word_timestamps=args.word_timestamps)
+                         batch_size=args.batch_size, word_timestamps=word_times)
 
 
 def _option_flag(error: DecodeOptionsError) -> str:

@@ -65,7 +65,7 @@ class TranscriptOutput:
 
     def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str],
                  subtitles: SubtitleOptions | None = None, stems: Sequence[str] | None = None) -> None:
-        self.subtitles = subtitles  # word-level SRT/VTT cues, when asked for
+        self.subtitles = subtitles  # how SRT/VTT cues are laid out (None: readable cues)
         self.to_stdout = output_dir == STDOUT
         self.output_dir = Path(output_dir)
         self.formats = list(dict.fromkeys(formats)) or ["txt"]

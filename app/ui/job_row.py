@@ -1,5 +1,6 @@
 """One file job's row: name, status line, progress and, once it has text, open, copy and export
-(TXT / SRT / VTT / JSON, word-level subtitle cues as menu toggles)."""
+(TXT / SRT / VTT / JSON; SRT and VTT are readable word-timed cues unless "One cue per segment" is
+ticked in the Export menu)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,8 @@ from PySide6.QtWidgets import (
 from app.controller.jobs import Job
 from app.controller.ports import EXPORT_FORMATS
 from app.controller.states import JobState
-from app.engine.export.subtitles import SubtitleOptions
+from app.engine.export.subtitles import CueLayout, SubtitleOptions
 from app.ui.icons import icon
-
-WORD_CUE_WIDTH = 42  # characters per subtitle line (a common broadcast limit)
-WORD_CUE_LINES = 2
 
 
 def format_clock(seconds: float) -> str:
@@ -119,11 +117,14 @@ class JobRow(QFrame):
             action.triggered.connect(lambda _=False, f=fmt: self.export_requested.emit(self.job_id, f))
             menu.addAction(action)
         menu.addSeparator()
-        self.word_cues = self._toggle(menu, "Subtitles word by word (SRT, VTT)",
-                                      f"Cues of at most {WORD_CUE_LINES} lines of {WORD_CUE_WIDTH} characters, "
-                                      "broken at words")
+        readable = SubtitleOptions()
+        self.segment_cues = self._toggle(menu, "One cue per segment (SRT, VTT)",
+                                         f"Instead of readable cues (at most {readable.max_line_count} lines of "
+                                         f"{readable.max_line_width} characters, {readable.max_duration_s:g} s, "
+                                         "cut at sentence and clause ends), one cue per transcribed segment")
         self.highlight_words = self._toggle(menu, "Highlight each word as it is spoken (SRT, VTT)",
                                             "Underlines the word being spoken in every cue")
+        self.segment_cues.toggled.connect(lambda on: self.highlight_words.setEnabled(not on))
         button.setMenu(menu)
         return button
 
@@ -134,11 +135,11 @@ class JobRow(QFrame):
         menu.addAction(action)
         return action
 
-    def subtitle_options(self) -> SubtitleOptions | None:
-        """Word-level cues as chosen in the Export menu, or None for one cue per segment."""
-        if not (self.word_cues.isChecked() or self.highlight_words.isChecked()):
-            return None
-        return SubtitleOptions(WORD_CUE_WIDTH, WORD_CUE_LINES, self.highlight_words.isChecked())
+    def subtitle_options(self) -> SubtitleOptions:
+        """SRT/VTT cues as chosen in the Export menu: readable (default) or one per segment."""
+        if self.segment_cues.isChecked():
+            return SubtitleOptions(layout=CueLayout.SEGMENTS)
+        return SubtitleOptions(highlight_words=self.highlight_words.isChecked())
 
     def _layout(self) -> None:
         text = QVBoxLayout()

@@ -27,6 +27,7 @@ from app.controller.states import JobState
 from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
+from app.ui.save_paths import export_all_folder
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
 """(parent, suggested path, format) -> chosen path or "" (a file dialog; tests replace it)."""
@@ -168,19 +169,15 @@ class JobsPanel(QWidget):
         folder = self.controller.settings.window.export_dir or str(transcript.path.parent)
         target = self.save_as(self, str(Path(folder) / f"{transcript.path.stem}.{fmt}"), fmt)
         if target:
-            subtitles = self.rows[job_id].subtitle_options() if fmt in ("srt", "vtt") else None
-            if subtitles is not None and not any(s.words for s in transcript.segments):
-                subtitles = None  # a transcript made without word times: one cue per segment
-            self._write(job_id, fmt, transcript, Path(target), subtitles)
+            self._write(job_id, fmt, transcript, Path(target), self.rows[job_id].subtitle_options())
 
     def export_all(self) -> None:
         """Every finished transcript into one chosen folder and format, one file each."""
         transcripts = self._finished_transcripts()
         if not transcripts:
             return
-        first = next(iter(transcripts.values()))
-        folder = self.controller.settings.window.export_dir or str(first.path.parent)
-        choice = self.ask_export_all(self, folder, len(transcripts))
+        folder = export_all_folder(self.controller.settings.window.export_dir)
+        choice = self.ask_export_all(self, str(folder), len(transcripts))
         if choice is None:
             return
         stems = [t.path.stem for t in transcripts.values()]

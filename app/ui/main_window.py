@@ -41,6 +41,7 @@ from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
+from app.ui.save_paths import ask_save_path, save_transcript_path
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
@@ -248,7 +249,10 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Transcript copied", 2500)
 
     def save_transcript_as(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save transcript", "transcript.txt", "Text (*.txt)")
+        """A file dialog in the documents folder, named after the last session's History entry."""
+        sessions = self.transcript.session_texts()
+        entry = self.controller.history.get(sessions[-1][0]) if sessions else None
+        path = ask_save_path(self, "Save transcript", save_transcript_path(entry), "Text (*.txt)")
         if path:
             try:
                 Path(path).write_text(self.transcript.committed_text + "\n", encoding="utf-8")

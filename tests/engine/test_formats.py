@@ -20,6 +20,7 @@ from app.engine.export.formats import (
     render,
     write_transcript,
 )
+from app.engine.export.subtitles import PER_SEGMENT
 from app.engine.types import Segment, Timings
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +86,7 @@ def test_txt_is_paragraphs_of_the_spoken_segments() -> None:
 
 
 def test_srt_round_trips_times_and_text() -> None:
-    text = render("srt", SEGMENTS, META)
+    text = render("srt", SEGMENTS, META, PER_SEGMENT)
 
     cues = parse_srt(text)
     assert [c[0] for c in cues] == [1, 2, 3, 4]
@@ -97,7 +98,7 @@ def test_srt_round_trips_times_and_text() -> None:
 
 
 def test_vtt_round_trips_times_and_escaped_text() -> None:
-    text = render("vtt", SEGMENTS, META)
+    text = render("vtt", SEGMENTS, META, PER_SEGMENT)
 
     cues = parse_vtt(text)
     assert [(c[0], c[1]) for c in cues] == SPANS_MS

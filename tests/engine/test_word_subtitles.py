@@ -1,4 +1,5 @@
-"""Word-level SRT/VTT (line limits, highlighting) and `earshot transcribe --word-timestamps`."""
+"""Word-level SRT/VTT on a real transcription (line limits, highlighting) and `earshot transcribe`'s
+word times and cue options."""
 
 from __future__ import annotations
 
@@ -60,8 +61,11 @@ def test_highlighted_vtt_underlines_each_word_while_it_is_spoken(segments):
     words = [w for s in segments for w in s.words or []]
     underlined = [(start, end, re.findall(r"<u>(.*?)</u>", "\n".join(lines))) for start, end, lines in _cues(text)]
     marked = [(start, end, found[0]) for start, end, found in underlined if found]
-    assert [m[2] for m in marked] == [w.word.strip() for w in words]
-    assert [(m[0], m[1]) for m in marked] == [(w.start, w.end) for w in words]
+    assert [m[2] for m in marked] == [w.word.strip() for w in words if w.end > w.start]
+    # each word is underlined while it is spoken, cut short only by the 2 frames before the next cue
+    spans = [(w.start, w.end) for w in words if w.end > w.start]
+    assert all(abs(a - s) <= 0.001 and e - 0.081 <= b <= e + 0.001
+               for (a, b, _), (s, e) in zip(marked, spans, strict=True))
 
 
 def test_words_and_line_breaks_never_change_the_txt(segments):
@@ -95,8 +99,24 @@ def test_cli_writes_word_timed_json_and_srt(tmp_path: Path):
     assert len(cues) >= 2 and all(len(lines) <= 2 and all(len(x) <= 24 for x in lines) for _, _, lines in cues)
 
 
-def test_cli_refuses_line_options_without_word_timestamps(tmp_path: Path):
-    result = earshot("transcribe", "--max-line-width", "20", str(DATA_DIR / "espeak_words.wav"))
+def test_cli_writes_readable_word_timed_srt_without_being_asked(tmp_path: Path):
+    clip = DATA_DIR / "espeak_words.wav"
+    result = earshot("transcribe", "--format", "srt", str(clip), "--output-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    cues = _cues((tmp_path / "espeak_words.srt").read_text(encoding="utf-8"))
+    assert len(cues) >= 2 and all(len(lines) <= 2 and all(len(x) <= 42 for x in lines) for _, _, lines in cues)
+    result = earshot("transcribe", "--format", "srt", "--cues", "segments", str(clip), "--output-dir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    cues = _cues((tmp_path / "espeak_words.srt").read_text(encoding="utf-8"))
+    assert len(cues) == 1 and len(cues[0][2]) == 1 and len(cues[0][2][0]) > 42  # the segment, as it was
+
+
+def test_cli_refuses_cue_options_that_cannot_work(tmp_path: Path):
+    clip = str(DATA_DIR / "espeak_words.wav")
+    result = earshot("transcribe", "--max-line-width", "0", clip)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["earshot: error: max-line-width must be at least 1, not 0"]
+    result = earshot("transcribe", "--cues", "segments", "--highlight-words", clip)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "earshot: error: --max-line-width, --max-line-count and --highlight-words need --word-timestamps"]
+        "earshot: error: --highlight-words needs readable cues, not --cues segments"]

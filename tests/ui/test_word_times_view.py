@@ -1,5 +1,6 @@
 """A finished file job: its result view shows a clicked word's time, and the Export menu writes
-word-level subtitles. Real engine (tiny.en), real widgets, the real exporter."""
+readable word-timed subtitles by default, one cue per segment when asked. Real engine (tiny.en),
+real widgets, the real exporter."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from app.ui.widgets import TextViewer
 WORDS = json.loads((DATA / "espeak_words.json").read_text(encoding="utf-8"))["words"]
 
 
-def test_click_a_word_to_see_its_time_and_export_word_cues(qtbot, parts, tmp_path: Path) -> None:
+def test_click_a_word_to_see_its_time_and_export_readable_cues(qtbot, parts, tmp_path: Path) -> None:
     window = open_window(qtbot, parts)
     drop_files(window, [DATA / "espeak_words.wav"])
     jobs = window.controller.jobs
@@ -41,12 +42,15 @@ def test_click_a_word_to_see_its_time_and_export_word_cues(qtbot, parts, tmp_pat
     assert viewer.word_time.text().startswith("“tomorrow.”")
     viewer.close()
 
-    assert _exported_lines(window, row, tmp_path / "plain.vtt") == [[text]]  # one cue per segment, 75 chars
-    row.word_cues.setChecked(True)
-    cues = _exported_lines(window, row, tmp_path / "words.vtt")
+    menu_texts = [a.text() for a in row.export_button.menu().actions()]
+    assert "One cue per segment (SRT, VTT)" in menu_texts and not row.segment_cues.isChecked()
+    cues = _exported_lines(window, row, tmp_path / "readable.vtt")  # the default: readable cues
     assert " ".join(" ".join(lines) for lines in cues) == text
     assert all(len(lines) <= 2 and all(len(line) <= 42 for line in lines) for lines in cues)
     assert sum(len(lines) for lines in cues) >= 2
+    row.segment_cues.setChecked(True)
+    assert not row.highlight_words.isEnabled()  # underlining words needs readable cues
+    assert _exported_lines(window, row, tmp_path / "plain.vtt") == [[text]]  # one cue per segment, 75 chars
 
 
 def _exported_lines(window, row, target: Path) -> list[list[str]]:  # type: ignore[no-untyped-def]

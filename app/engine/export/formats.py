@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.engine.export.cue_text import one_line, timestamp, vtt_escape
+from app.engine.export.cue_text import one_line, vtt_escape
 from app.engine.export.paragraphs import NO_SPACE_LANGUAGES, render_paragraphs
-from app.engine.export.subtitles import SubtitleOptions, render_word_cues
+from app.engine.export.subtitles import READABLE, SubtitleOptions, render_frames, render_word_cues
 from app.engine.timing.time_clamp import clamp_segments
 from app.engine.types import Segment, Timings
 
@@ -54,15 +54,16 @@ def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
     Segments with no text (after stripping) are left out of txt, srt and vtt; srt cues are
     numbered from 1 in the order given; segment and word times are clamped to
     [0, meta.duration_s] (the last window is padded: its timestamps can point past the end).
-    `subtitles` asking for word-level cues makes srt and vtt
-    cues of the segments' timed words (app/engine/export/subtitles.py).
+    srt and vtt cues are laid out as `subtitles` says (None: readable, word-timed cues;
+    app/engine/export/subtitles.py), or one per segment with `CueLayout.SEGMENTS`.
     """
     renderer = _RENDERERS.get(fmt)
     if renderer is None:
         raise ValueError(f"unknown transcript format {fmt!r}; expected one of {FORMATS}")
     segments = clamp_segments(segments, meta.duration_s)  # no cue or word past the audio's end
-    if subtitles is not None and subtitles.word_level and fmt in ("srt", "vtt"):
-        return render_word_cues(fmt, segments, subtitles)
+    subtitles = subtitles or READABLE
+    if subtitles.word_level and fmt in ("srt", "vtt"):
+        return render_word_cues(fmt, segments, subtitles, meta.duration_s)
     return renderer(segments, meta)
 
 
@@ -115,19 +116,24 @@ def _render_txt(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
 
 
 def _render_srt(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
-    cues = []
-    for number, (segment, text) in enumerate(_cues(segments), start=1):
-        span = f"{timestamp(segment.start, ',')} --> {timestamp(_end(segment), ',')}"
-        cues.append(f"{number}\n{span}\n{text}\n")
-    return "\n".join(cues)
+    return render_frames("srt", _segment_frames(segments, str))
 
 
 def _render_vtt(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
-    cues = ["WEBVTT\n"]
-    for segment, text in _cues(segments):
-        span = f"{timestamp(segment.start, '.')} --> {timestamp(_end(segment), '.')}"
-        cues.append(f"{span}\n{vtt_escape(text)}\n")
-    return "\n".join(cues)
+    return render_frames("vtt", _segment_frames(segments, vtt_escape))
+
+
+def _segment_frames(segments: Sequence[Segment], escape: Callable[[str], str]) -> list[tuple[float, float, str]]:
+    """One (start, end, text) cue per segment with text; an end past the next cue's start is
+    brought back to it (players show overlapping cues stacked)."""
+    cues = _cues(segments)
+    frames = []
+    for index, (segment, text) in enumerate(cues):
+        end = _end(segment)
+        if index + 1 < len(cues):
+            end = max(min(end, cues[index + 1][0].start), segment.start)
+        frames.append((segment.start, end, escape(text)))
+    return frames
 
 
 def _render_json(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
