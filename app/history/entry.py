@@ -40,6 +40,12 @@ class HistoryEntry:
     updated: float
     text: str
     segments: tuple[TimedText, ...] = ()
+    original: str = ""
+    """The text as transcribed, once the user has edited it ("" while unedited)."""
+
+    @property
+    def edited(self) -> bool:
+        return bool(self.original) and self.original != self.text
 
     @property
     def name(self) -> str:
