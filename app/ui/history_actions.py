@@ -48,7 +48,7 @@ def export_formats(entry: HistoryEntry) -> list[tuple[str, str | None]]:
 def export_entry(entry: HistoryEntry, fmt: str, target: Path) -> Path:
     """Write `entry` as `fmt` to `target` (its suffix is replaced by `.fmt`); raises ExportError."""
     if entry.timed:
-        segments = [Segment(i, s.start, s.end, " " + s.text.strip()) for i, s in enumerate(entry.segments)]
+        segments = [Segment(i, s.start, s.end, " " + s.text.strip()) for i, s in enumerate(entry.pieces)]
     elif fmt in TIMED_FORMATS:
         raise ValueError(f"{fmt.upper()} needs times: {export_formats(entry)[1][1]}")
     else:

@@ -82,3 +82,14 @@ def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(
     [stored] = HistoryStore(db).search()
     assert (stored.name, stored.text, len(stored.segments)) == ("Callback", "Call me back in twenty minutes.", 1)
 
+
+def test_a_dictation_whose_pieces_begin_with_the_last_ones_full_stop_keeps_its_times(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "history.sqlite3")
+    text = "Good morning everyone. Question: who is coming?"
+    entry = store.create(EntryKind.DICTATION, "", text=text)  # as stored before the mark was given back
+    store.add_segment(entry, TimedText(0.2, 1.8, "Good morning everyone"))
+    store.add_segment(entry, TimedText(2.1, 4.0, ". Question: who is coming?"))
+    stored = store.get(entry)
+    assert stored.timed  # not "edited after it was transcribed": it was not
+    assert [p.text for p in stored.pieces] == ["Good morning everyone.", "Question: who is coming?"]
+    assert [(p.start, p.end) for p in stored.pieces] == [(0.2, 1.8), (2.1, 4.0)]
