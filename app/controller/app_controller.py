@@ -29,7 +29,7 @@ from app.controller.ports import (
     VoiceDetection,
 )
 from app.controller.record_display import RecordDisplayState
-from app.controller.states import ModelState
+from app.controller.states import JobState, ModelState
 from app.controller.watched_files import WatchedFiles, WatchOptions
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.export.subtitles import SubtitleOptions
@@ -115,7 +115,8 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.watched.stop()
-        self.jobs.shutdown()
+        for job in self.jobs.shutdown():  # stopped by the quit: their text so far is kept, as Cancel keeps it
+            self._save_file_transcript(job)
         self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
         if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
             log.warning("%d history writes are left in the journal", self.history.pending)
@@ -263,6 +264,9 @@ class AppController(QObject):
             from app.history.store import EntryKind, TimedText
 
             times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())
-            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times)
+            stopped = getattr(job, "state", None) == JobState.CANCELLED  # a kept text has times: > 0
+            stopped_at_s = max([getattr(job, "done_s", 0.0), *(t.end for t in times)]) if stopped else 0.0
+            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times,
+                                stopped_at_s=stopped_at_s)
             self.history_changed.emit()
         self._finish_recovery(job)

@@ -42,6 +42,8 @@ class HistoryEntry:
     segments: tuple[TimedText, ...] = ()
     original: str = ""
     """The text as transcribed, once the user has edited it ("" while unedited)."""
+    stopped_at_s: float = 0.0
+    """> 0: the run was stopped there (seconds into its audio: cancelled, or the app quit); 0: complete."""
 
     @property
     def edited(self) -> bool:

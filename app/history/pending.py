@@ -21,7 +21,8 @@ def apply_pending(entries: list[HistoryEntry], pending: Sequence[PendingWrite],
         if write.op == "create":
             by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
                                            args["at"], args["at"], args["text"],
-                                           parse_segments(args.get("segments", "")))
+                                           parse_segments(args.get("segments", "")),
+                                           stopped_at_s=float(args.get("stopped_at_s", 0.0)))
         elif entry is None:
             continue
         elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):

@@ -48,8 +48,8 @@ RETRY_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
 
 _SQL = {
-    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments)"
-    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments)",
+    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments, stopped_at_s)"
+    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments, :stopped_at_s)",
     "append": "UPDATE entries SET text = text || :text, updated = :at,"
     " original = CASE WHEN original = '' THEN '' ELSE original || :text END WHERE id = :id",
     # the first edit keeps the text as it was transcribed, for Revert
@@ -102,11 +102,12 @@ class HistoryStore:
     # --- writes ------------------------------------------------------------------------
 
     def create(self, kind: EntryKind, title: str, source: str = "", text: str = "",
-               segments: tuple[TimedText, ...] = ()) -> int:
+               segments: tuple[TimedText, ...] = (), stopped_at_s: float = 0.0) -> int:
+        """A new entry; `stopped_at_s` > 0: its run was stopped there (cancelled, or the app quit)."""
         with self._lock:
             entry_id, self._next_id = self._next_id, self._next_id + 1
             self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text,
-                        segments=segments_json(segments))
+                        segments=segments_json(segments), stopped_at_s=stopped_at_s)
         return entry_id
 
     def append(self, entry_id: int, text: str) -> None:
@@ -177,6 +178,7 @@ class HistoryStore:
         args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
         if write.op == "create":
             args.setdefault("segments", "")  # a journal line from an older Earshot has no segments
+            args.setdefault("stopped_at_s", 0.0)
         if not self._schema_ready and not ensure_schema(self._db):
             raise _Locked
         self._schema_ready = True
@@ -271,7 +273,8 @@ class HistoryStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    f"SELECT id, kind, title, source, created, updated, text, segments, original FROM entries {where}",
+                    f"SELECT id, kind, title, source, created, updated, text, segments, original, stopped_at_s"
+                    f" FROM entries {where}",
                     params
                 ).fetchall()
             except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
@@ -286,6 +289,6 @@ class HistoryStore:
         return apply_pending(entries, pending, self._renamed) if pending else entries
 
 
-def _entry(row: tuple[int, str, str, str, float, float, str, str, str]) -> HistoryEntry:
+def _entry(row: tuple[int, str, str, str, float, float, str, str, str, float]) -> HistoryEntry:
     return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]),
-                        row[8])
+                        row[8], row[9])

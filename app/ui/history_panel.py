@@ -32,6 +32,7 @@ from app.ui.history_delegate import (
     WHEN_ROLE,
     EntryDelegate,
     entry_label,
+    entry_stamp,
     entry_preview,
     when,
 )
@@ -105,10 +106,11 @@ class HistoryPanel(QWidget):
             item = QListWidgetItem(entry_label(entry))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setData(NAME_ROLE, entry.name)
-            item.setData(WHEN_ROLE, when(entry.created) + (" · edited" if entry.edited else ""))
+            item.setData(WHEN_ROLE, entry_stamp(entry))
             item.setData(FILE_ROLE, entry.kind is EntryKind.FILE)
             item.setData(PREVIEW_ROLE, entry_preview(entry) or "(no text)")
-            item.setToolTip("\n".join(filter(None, (entry.source, entry_preview(entry)[:300]))))
+            stopped = "Incomplete: the run was stopped before the end." if entry.stopped_at_s else ""
+            item.setToolTip("\n".join(filter(None, (entry.source, stopped, entry_preview(entry)[:300]))))
             self.list.addItem(item)
             if entry.id == selected:
                 self.list.setCurrentItem(item)
