@@ -212,14 +212,17 @@ class AppController(QObject):
             return []
 
     def recover(self, leftover: LeftoverAudio) -> None:
-        """Transcribe it as a file job (the text lands in the History); the journal is
-        deleted once the job is done."""
+        """Transcribe it as a file job (its text goes into the killed session's History entry);
+        the journal is deleted once the job is done."""
         wav = leftover.write_wav(self.recovery_root / f"Recovered dictation {leftover.folder.name[8:23]}.wav")
         for job in self.jobs.add([wav]):
             self._recovering[job.id] = (leftover, wav)
 
     def discard_leftover(self, leftover: LeftoverAudio) -> None:
         leftover.discard()
+        if leftover.entry_id is not None:  # a session killed before its first words: nothing left of it
+            self.history.delete_if_empty(leftover.entry_id)
+            self.history_changed.emit()
 
     def _finish_recovery(self, job: object) -> None:
         entry = self._recovering.pop(getattr(job, "id", -1), None)
@@ -229,6 +232,24 @@ class AppController(QObject):
         wav.unlink(missing_ok=True)
         if getattr(job, "transcript", None) is not None:
             leftover.discard()  # its text is in the History now; a failed job keeps it for later
+
+    def _save_recovered(self, leftover: LeftoverAudio, transcript: FileTranscript) -> None:
+        """The recovered words go after the text the killed session had stored, in its entry
+        (a journal of an older Earshot, or an entry deleted since: a new dictation entry)."""
+        from app.history.store import EntryKind, TimedText
+
+        entry = self.history.get(leftover.entry_id) if leftover.entry_id is not None else None
+        entry_id = entry.id if entry is not None else self.history.create(EntryKind.DICTATION, "")
+        text = transcript.text.strip()
+        if text:
+            joiner = " " if entry is not None and entry.text.strip() and not entry.text[-1].isspace() else ""
+            self.history.append(entry_id, joiner + text)
+        for s in transcript.segments:
+            if s.text.strip():
+                piece = TimedText(leftover.start_s + s.start, leftover.start_s + s.end, s.text.strip())
+                self.history.add_segment(entry_id, piece)
+        self.history.delete_if_empty(entry_id)
+        self.history_changed.emit()
 
     # --- files ------------------------------------------------------------------------
 
@@ -260,7 +281,10 @@ class AppController(QObject):
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
-        if isinstance(transcript, FileTranscript):
+        recovering = self._recovering.get(getattr(job, "id", -1))
+        if isinstance(transcript, FileTranscript) and recovering is not None:
+            self._save_recovered(recovering[0], transcript)
+        elif isinstance(transcript, FileTranscript):
             from app.history.store import EntryKind, TimedText
 
             times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())

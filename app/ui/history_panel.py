@@ -32,8 +32,8 @@ from app.ui.history_delegate import (
     WHEN_ROLE,
     EntryDelegate,
     entry_label,
-    entry_stamp,
     entry_preview,
+    entry_stamp,
     when,
 )
 
