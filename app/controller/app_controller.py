@@ -29,7 +29,7 @@ from app.controller.ports import (
     VoiceDetection,
 )
 from app.controller.record_display import RecordDisplayState
-from app.controller.states import ModelState
+from app.controller.states import JobState, ModelState
 from app.controller.watched_files import WatchedFiles, WatchOptions
 from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
 from app.engine.export.subtitles import SubtitleOptions
@@ -115,7 +115,8 @@ class AppController(QObject):
         """Stop background work before the app exits (committed text is already saved)."""
         self.dictation.shutdown()
         self.watched.stop()
-        self.jobs.shutdown()
+        for job in self.jobs.shutdown():  # stopped by the quit: their text so far is kept, as Cancel keeps it
+            self._save_file_transcript(job)
         self.downloads.cancel_all()  # a cancelled download leaves no half-installed model
         if not self.history.flush(1.0):  # locked: the rest stays in its journal for the next start
             log.warning("%d history writes are left in the journal", self.history.pending)
@@ -211,14 +212,17 @@ class AppController(QObject):
             return []
 
     def recover(self, leftover: LeftoverAudio) -> None:
-        """Transcribe it as a file job (the text lands in the History); the journal is
-        deleted once the job is done."""
+        """Transcribe it as a file job (its text goes into the killed session's History entry);
+        the journal is deleted once the job is done."""
         wav = leftover.write_wav(self.recovery_root / f"Recovered dictation {leftover.folder.name[8:23]}.wav")
         for job in self.jobs.add([wav]):
             self._recovering[job.id] = (leftover, wav)
 
     def discard_leftover(self, leftover: LeftoverAudio) -> None:
         leftover.discard()
+        if leftover.entry_id is not None:  # a session killed before its first words: nothing left of it
+            self.history.delete_if_empty(leftover.entry_id)
+            self.history_changed.emit()
 
     def _finish_recovery(self, job: object) -> None:
         entry = self._recovering.pop(getattr(job, "id", -1), None)
@@ -228,6 +232,24 @@ class AppController(QObject):
         wav.unlink(missing_ok=True)
         if getattr(job, "transcript", None) is not None:
             leftover.discard()  # its text is in the History now; a failed job keeps it for later
+
+    def _save_recovered(self, leftover: LeftoverAudio, transcript: FileTranscript) -> None:
+        """The recovered words go after the text the killed session had stored, in its entry
+        (a journal of an older Earshot, or an entry deleted since: a new dictation entry)."""
+        from app.history.store import EntryKind, TimedText
+
+        entry = self.history.get(leftover.entry_id) if leftover.entry_id is not None else None
+        entry_id = entry.id if entry is not None else self.history.create(EntryKind.DICTATION, "")
+        text = transcript.text.strip()
+        if text:
+            joiner = " " if entry is not None and entry.text.strip() and not entry.text[-1].isspace() else ""
+            self.history.append(entry_id, joiner + text)
+        for s in transcript.segments:
+            if s.text.strip():
+                piece = TimedText(leftover.start_s + s.start, leftover.start_s + s.end, s.text.strip())
+                self.history.add_segment(entry_id, piece)
+        self.history.delete_if_empty(entry_id)
+        self.history_changed.emit()
 
     # --- files ------------------------------------------------------------------------
 
@@ -259,10 +281,16 @@ class AppController(QObject):
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
-        if isinstance(transcript, FileTranscript):
+        recovering = self._recovering.get(getattr(job, "id", -1))
+        if isinstance(transcript, FileTranscript) and recovering is not None:
+            self._save_recovered(recovering[0], transcript)
+        elif isinstance(transcript, FileTranscript):
             from app.history.store import EntryKind, TimedText
 
             times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())
-            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times)
+            stopped = getattr(job, "state", None) == JobState.CANCELLED  # a kept text has times: > 0
+            stopped_at_s = max([getattr(job, "done_s", 0.0), *(t.end for t in times)]) if stopped else 0.0
+            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times,
+                                stopped_at_s=stopped_at_s)
             self.history_changed.emit()
         self._finish_recovery(job)

@@ -137,9 +137,10 @@ class DictationController(QObject):
         source, options, voice = self._request_options()
         engine = self._models.engine
         assert engine is not None
-        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir)
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
+        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir,
+                                   entry_id)
         self.session_started.emit(entry_id)
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))

@@ -7,6 +7,7 @@ import dataclasses
 
 from app.controller.ports import DictationEvent, DictationEventKind
 from app.dictation.postprocess import TextPostProcessor
+from app.history.entry import split_closing_mark
 from app.history.store import TimedText
 
 
@@ -42,12 +43,15 @@ class UtteranceTimes:
         """The finished pieces `event` makes known (usually none)."""
         done: list[TimedText] = []
         kind = event.kind
-        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
-            if self.closed and any(ch.isalnum() for ch in event.text):
+        text = event.text
+        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and text:
+            if self.closed and any(ch.isalnum() for ch in text):
+                mark, text = split_closing_mark(text)
+                self.text += mark  # ". Next words": the mark ends the utterance before
                 done = self._finish()
             if not self.text:
                 self.start = event.audio_start_s
-            self.text += event.text
+            self.text += text
             self.end = max(self.end, event.audio_end_s)
         if kind == DictationEventKind.FINAL:
             self.closed = True
@@ -64,3 +68,4 @@ class UtteranceTimes:
         piece = TimedText(self.start, max(self.end, self.start), self.text) if self.text.strip() else None
         self._reset()
         return [piece] if piece else []
+

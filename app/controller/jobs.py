@@ -152,12 +152,21 @@ class JobQueue(QObject):
         if job is not None and job.state.finished:
             del self.jobs[job_id], self._work[job_id]
 
-    def shutdown(self, timeout_s: float = 3.0) -> None:
-        """Cancel every job and wait for the worker thread (it checks cancel at every step)."""
+    def shutdown(self, timeout_s: float = 3.0) -> list[Job]:
+        """Cancel every job and wait for the worker thread (it checks cancel at every step).
+        Returns the jobs it ended that the GUI thread will never hear of (the app is quitting),
+        with the text each kept."""
         for work in self._work.values():
             work.cancel_token.cancel()
         self._queue.put(None)
         self._worker.join(timeout_s)
+        if self._worker.is_alive():
+            return []  # still writing its records: nothing of them is safe to read
+        unheard = [work.snapshot() for work in self._work.values()
+                   if work.state.finished and work.transcript is not None and not self.jobs[work.id].state.finished]
+        for job in unheard:
+            self.jobs[job.id] = job  # announced now: a queued update that still arrives is ignored
+        return unheard
 
     def pending(self) -> int:
         """Jobs whose end has not yet been announced on the GUI thread."""

@@ -56,7 +56,8 @@ class LiveSession:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
         self._source = source or open_source(request.source)
-        self._journal = AudioJournal(request.recovery_dir) if request.recovery_dir is not None else None
+        self._journal = (AudioJournal(request.recovery_dir, entry_id=request.entry_id)
+                         if request.recovery_dir is not None else None)
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,

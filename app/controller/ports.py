@@ -163,13 +163,15 @@ class VoiceDetection:
 
 @dataclass(frozen=True)
 class DictationRequest:
-    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't)."""
+    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't);
+    `entry_id`: the session's History entry, where recovered text goes."""
 
     engine: Engine
     source: AudioSource
     options: DecodeOptions
     voice: VoiceDetection = VoiceDetection()
     recovery_dir: Path | None = None
+    entry_id: int | None = None
 
 
 class DictationSession(Protocol):

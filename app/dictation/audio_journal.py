@@ -58,12 +58,19 @@ class JournalOptions:
 class AudioJournal:
     """The journal of one session. `write` and `mark_committed` are called from one thread."""
 
-    def __init__(self, root: Path, options: JournalOptions = JournalOptions()) -> None:
+    def __init__(self, root: Path, options: JournalOptions = JournalOptions(), entry_id: int | None = None) -> None:
+        """`entry_id`: the History entry of the session (its recovered text goes there)."""
         self.options = options
         name = f"session-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
         self.folder = private_dir(root / name)
         self._lock_fd: int | None = _open_private(self.folder / "lock")
         try_lock(self._lock_fd)
+        if entry_id is not None:
+            fd = _open_private(self.folder / "entry", truncate=True)
+            try:
+                os.write(fd, str(entry_id).encode())
+            finally:
+                os.close(fd)
         self._segment = int(options.segment_s * SAMPLE_RATE)
         self._keep = int(options.keep_s * SAMPLE_RATE)
         self._written = 0  # session samples journaled
@@ -149,6 +156,8 @@ class LeftoverAudio:
     folder: Path
     start_s: float
     duration_s: float
+    entry_id: int | None = None
+    """The History entry of the killed session (None: a journal of an older Earshot)."""
 
     def audio(self) -> NDArray[np.float32]:
         """The un-transcribed audio, 16 kHz mono float32, shape (n,)."""
@@ -213,7 +222,10 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
     segments = _segments(folder)
     end = max((first + path.stat().st_size // 2 for first, path in segments), default=0)
     start = max(committed, segments[0][0] if segments else 0)
-    return LeftoverAudio(folder, start / SAMPLE_RATE, max(0, end - start) / SAMPLE_RATE)
+    entry_file = folder / "entry"
+    entry = entry_file.read_text().strip() if entry_file.exists() else ""
+    return LeftoverAudio(folder, start / SAMPLE_RATE, max(0, end - start) / SAMPLE_RATE,
+                         int(entry) if entry.isdigit() else None)
 
 
 def _segments(folder: Path) -> list[tuple[int, Path]]:

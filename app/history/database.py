@@ -28,7 +28,9 @@ CREATE TABLE IF NOT EXISTS entries (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     text TEXT NOT NULL DEFAULT '',
-    segments TEXT NOT NULL DEFAULT ''
+    segments TEXT NOT NULL DEFAULT '',
+    original TEXT NOT NULL DEFAULT '',
+    stopped_at_s REAL NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated);
 CREATE TABLE IF NOT EXISTS applied_journal (uid TEXT PRIMARY KEY);
@@ -60,6 +62,9 @@ MIGRATIONS = (
     ("segments", ("ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
                   # older files title every dictation "Dictation": untitled, a dictation shows its first words
                   "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'")),
+    # the text as transcribed, kept beside the user's edit ('' for entries edited before it was kept)
+    ("original", ("ALTER TABLE entries ADD COLUMN original TEXT NOT NULL DEFAULT ''",)),
+    ("stopped_at_s", ("ALTER TABLE entries ADD COLUMN stopped_at_s REAL NOT NULL DEFAULT 0",)),
 )
 """Columns added since the first schema: (column, the statements that upgrade an older file)."""
 

@@ -40,6 +40,14 @@ class HistoryEntry:
     updated: float
     text: str
     segments: tuple[TimedText, ...] = ()
+    original: str = ""
+    """The text as transcribed, once the user has edited it ("" while unedited)."""
+    stopped_at_s: float = 0.0
+    """> 0: the run was stopped there (seconds into its audio: cancelled, or the app quit); 0: complete."""
+
+    @property
+    def edited(self) -> bool:
+        return bool(self.original) and self.original != self.text
 
     @property
     def name(self) -> str:
@@ -57,10 +65,43 @@ class HistoryEntry:
         return name.rstrip(",;:-") + ("…" if len(words) > len(name.split()) else "")
 
     @property
+    def pieces(self) -> tuple[TimedText, ...]:
+        """Its segments, each with the closing mark its text begins with given back to the one
+        before (dictations stored by older versions began pieces with ". Next words")."""
+        out: list[TimedText] = []
+        for segment in self.segments:
+            mark, rest = split_closing_mark(segment.text) if out else ("", segment.text)
+            if mark:
+                out[-1] = TimedText(out[-1].start, out[-1].end, out[-1].text.rstrip() + mark)
+            if rest.strip() or not mark:
+                out.append(TimedText(segment.start, segment.end, rest.strip()))
+        return tuple(out)
+
+    @property
     def timed(self) -> bool:
         """True when its segments still say the text (not when the user edited it)."""
-        joined = " ".join(" ".join(s.text for s in self.segments).split())
-        return bool(self.segments) and joined == " ".join(self.text.split())
+        return bool(self.segments) and _words(" ".join(s.text for s in self.pieces)) == _words(self.text)
+
+
+CLOSING_MARKS = frozenset(".,;:!?…)]}»”’")
+"""Punctuation that ends what comes before it (not quotes, which may open what follows)."""
+
+
+def split_closing_mark(text: str) -> tuple[str, str]:
+    """(the closing punctuation at the start of `text`, the rest): the live policy holds an
+    utterance's end mark back and commits it with the next utterance's first words."""
+    cut = 0
+    while cut < len(text) and text[cut] in CLOSING_MARKS:
+        cut += 1
+    return text[:cut], text[cut:]
+
+
+def _words(text: str) -> str:
+    """`text` with its spacing made even (" ." as "."): what a reader compares."""
+    joined = " ".join(text.split())
+    for mark in CLOSING_MARKS:
+        joined = joined.replace(" " + mark, mark)
+    return joined
 
 
 def segments_json(segments: tuple[TimedText, ...]) -> str:

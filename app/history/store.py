@@ -12,14 +12,14 @@ replayed (exactly once) on the next start. A database that cannot be read is kep
 then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
 
 An entry's `title` is the name the user gave it ("" until then: `HistoryEntry.name` is its first
-words); `segments` are its timed pieces (a file's segments, a dictation's utterances), kept as
+words); `original` is its text as transcribed once the user has edited it ("" until then, and
+after a Revert); `segments` are its timed pieces (a file's segments, a dictation's utterances), kept as
 JSON `[[start_s, end_s, text], ...]` so an entry can be exported again as SRT/VTT with its times.
 """
 
 from __future__ import annotations
 
 import collections
-import dataclasses
 import json
 import logging
 import sqlite3
@@ -39,6 +39,7 @@ from app.history.entry import (
     parse_segments,
     segments_json,
 )
+from app.history.pending import apply_pending
 from app.history.write_journal import PendingWrite, WriteJournal
 
 log = logging.getLogger(__name__)
@@ -47,10 +48,14 @@ RETRY_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
 
 _SQL = {
-    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments)"
-    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments)",
-    "append": "UPDATE entries SET text = text || :text, updated = :at WHERE id = :id",
-    "set_text": "UPDATE entries SET text = :text, updated = :at WHERE id = :id",
+    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments, stopped_at_s)"
+    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments, :stopped_at_s)",
+    "append": "UPDATE entries SET text = text || :text, updated = :at,"
+    " original = CASE WHEN original = '' THEN '' ELSE original || :text END WHERE id = :id",
+    # the first edit keeps the text as it was transcribed, for Revert
+    "set_text": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
+    " ELSE original END, text = :text, updated = :at WHERE id = :id",
+    "revert": "UPDATE entries SET text = original, original = '', updated = :at WHERE id = :id AND original != ''",
     "rename": "UPDATE entries SET title = :title WHERE id = :id",
     "add_segment": "UPDATE entries SET segments = json_insert(CASE WHEN segments = '' THEN '[]'"
     " ELSE segments END, '$[#]', json(:segment)) WHERE id = :id",
@@ -97,11 +102,12 @@ class HistoryStore:
     # --- writes ------------------------------------------------------------------------
 
     def create(self, kind: EntryKind, title: str, source: str = "", text: str = "",
-               segments: tuple[TimedText, ...] = ()) -> int:
+               segments: tuple[TimedText, ...] = (), stopped_at_s: float = 0.0) -> int:
+        """A new entry; `stopped_at_s` > 0: its run was stopped there (cancelled, or the app quit)."""
         with self._lock:
             entry_id, self._next_id = self._next_id, self._next_id + 1
             self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text,
-                        segments=segments_json(segments))
+                        segments=segments_json(segments), stopped_at_s=stopped_at_s)
         return entry_id
 
     def append(self, entry_id: int, text: str) -> None:
@@ -111,6 +117,10 @@ class HistoryStore:
     def set_text(self, entry_id: int, text: str) -> None:
         """Replace an entry's text (the user edited it)."""
         self._write("set_text", id=entry_id, text=text)
+
+    def revert(self, entry_id: int) -> None:
+        """Give an edited entry back the text it was transcribed with (`HistoryEntry.original`)."""
+        self._write("revert", id=entry_id)
 
     def rename(self, entry_id: int, title: str) -> None:
         """Name an entry ("" gives it back its default name, its first words)."""
@@ -168,6 +178,7 @@ class HistoryStore:
         args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
         if write.op == "create":
             args.setdefault("segments", "")  # a journal line from an older Earshot has no segments
+            args.setdefault("stopped_at_s", 0.0)
         if not self._schema_ready and not ensure_schema(self._db):
             raise _Locked
         self._schema_ready = True
@@ -262,7 +273,8 @@ class HistoryStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    f"SELECT id, kind, title, source, created, updated, text, segments FROM entries {where}",
+                    f"SELECT id, kind, title, source, created, updated, text, segments, original, stopped_at_s"
+                    f" FROM entries {where}",
                     params
                 ).fetchall()
             except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
@@ -274,32 +286,9 @@ class HistoryStore:
         """`entries` as they will be once the queued writes are stored (newest first)."""
         with self._lock:
             pending = list(self._pending)
-        if not pending:
-            return entries
-        by_id = {e.id: e for e in entries}
-        for write in pending:
-            args = write.args
-            entry_id = self._renamed.get(int(args["id"]), int(args["id"]))
-            entry = by_id.get(entry_id)
-            if write.op == "create":
-                by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
-                                               args["at"], args["at"], args["text"],
-                                               parse_segments(args.get("segments", "")))
-            elif entry is None:
-                continue
-            elif write.op == "rename":
-                by_id[entry_id] = dataclasses.replace(entry, title=args["title"])
-            elif write.op == "add_segment":
-                added = parse_segments(f"[{args['segment']}]")
-                by_id[entry_id] = dataclasses.replace(entry, segments=entry.segments + added)
-            elif write.op == "append":
-                by_id[entry_id] = dataclasses.replace(entry, text=entry.text + args["text"], updated=args["at"])
-            elif write.op == "set_text":
-                by_id[entry_id] = dataclasses.replace(entry, text=args["text"], updated=args["at"])
-            elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):
-                del by_id[entry_id]
-        return sorted(by_id.values(), key=lambda e: (e.updated, e.id), reverse=True)
+        return apply_pending(entries, pending, self._renamed) if pending else entries
 
 
-def _entry(row: tuple[int, str, str, str, float, float, str, str]) -> HistoryEntry:
-    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]))
+def _entry(row: tuple[int, str, str, str, float, float, str, str, str, float]) -> HistoryEntry:
+    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]),
+                        row[8], row[9])

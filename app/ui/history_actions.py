@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QVBoxLayout,
@@ -46,7 +48,7 @@ def export_formats(entry: HistoryEntry) -> list[tuple[str, str | None]]:
 def export_entry(entry: HistoryEntry, fmt: str, target: Path) -> Path:
     """Write `entry` as `fmt` to `target` (its suffix is replaced by `.fmt`); raises ExportError."""
     if entry.timed:
-        segments = [Segment(i, s.start, s.end, " " + s.text.strip()) for i, s in enumerate(entry.segments)]
+        segments = [Segment(i, s.start, s.end, " " + s.text.strip()) for i, s in enumerate(entry.pieces)]
     elif fmt in TIMED_FORMATS:
         raise ValueError(f"{fmt.upper()} needs times: {export_formats(entry)[1][1]}")
     else:
@@ -75,7 +77,8 @@ def file_stem(entry: HistoryEntry) -> str:
 
 
 class EntryEditor(QDialog):
-    """One entry's name and text, editable; Save writes both to the history."""
+    """One entry's name and text, editable; Save writes both to the history. An entry the user
+    edited shows the text as it was transcribed beside the edited one, with Revert."""
 
     saved = Signal()
 
@@ -90,20 +93,49 @@ class EntryEditor(QDialog):
         self.name.setAccessibleName("Name")
         self.text = QPlainTextEdit(entry.text, self)
         self.text.setAccessibleName("Transcript text")
+        self.original = QPlainTextEdit(entry.original, self)
+        self.original.setReadOnly(True)
+        self.original.setAccessibleName("Text as transcribed")
+        self.original_label = QLabel("As transcribed", self)
+        self.edited_label = QLabel("Edited", self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close,
                                    self)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         copy = buttons.addButton("Copy", QDialogButtonBox.ButtonRole.ActionRole)
         copy.setAccessibleName("Copy transcript")
         copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.text.toPlainText()))
+        self.revert_button = buttons.addButton("Revert to original", QDialogButtonBox.ButtonRole.ResetRole)
+        self.revert_button.setToolTip("Replace the edited text by the text as it was transcribed")
+        self.revert_button.clicked.connect(self.revert)
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         form = QFormLayout()
         form.addRow("Name", self.name)
+        texts = QGridLayout()
+        texts.addWidget(self.edited_label, 0, 0)
+        texts.addWidget(self.original_label, 0, 1)
+        texts.addWidget(self.text, 1, 0)
+        texts.addWidget(self.original, 1, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(self.text, 1)
+        layout.addLayout(texts, 1)
         layout.addWidget(buttons)
+        self._show_original(entry.edited)
+
+    def _show_original(self, edited: bool) -> None:
+        for widget in (self.original, self.original_label, self.edited_label, self.revert_button):
+            widget.setVisible(edited)
+        self.resize(1000 if edited else 640, self.height())
+
+    def revert(self) -> None:
+        """The text as transcribed replaces the edited one, in the History and here."""
+        self.history.revert(self.entry_id)
+        entry = self.history.get(self.entry_id)
+        if entry is not None:
+            self.text.setPlainText(entry.text)
+            self.original.setPlainText(entry.original)
+            self._show_original(entry.edited)
+        self.saved.emit()
 
     def save(self) -> None:
         entry = self.history.get(self.entry_id)

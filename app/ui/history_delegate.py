@@ -35,7 +35,18 @@ PREVIEW_CHARS = 400
 
 def entry_label(entry: HistoryEntry) -> str:
     """Two lines: its name and when, then the start of its text (also the accessible text)."""
-    return f"{entry.name} · {when(entry.created)}\n{entry_preview(entry) or '(no text)'}"
+    return f"{entry.name} · {entry_stamp(entry)}\n{entry_preview(entry) or '(no text)'}"
+
+
+def entry_stamp(entry: HistoryEntry) -> str:
+    """When, and what sets it apart: "Today 14:02 · stopped at 0:31 · edited"."""
+    notes = [when(entry.created)]
+    if entry.stopped_at_s > 0:
+        minutes, seconds = divmod(int(entry.stopped_at_s), 60)
+        notes.append(f"stopped at {minutes}:{seconds:02d}")
+    if entry.edited:
+        notes.append("edited")
+    return " · ".join(notes)
 
 
 def entry_preview(entry: HistoryEntry) -> str:

@@ -33,6 +33,7 @@ from app.ui.history_delegate import (
     EntryDelegate,
     entry_label,
     entry_preview,
+    entry_stamp,
     when,
 )
 
@@ -105,10 +106,11 @@ class HistoryPanel(QWidget):
             item = QListWidgetItem(entry_label(entry))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setData(NAME_ROLE, entry.name)
-            item.setData(WHEN_ROLE, when(entry.created))
+            item.setData(WHEN_ROLE, entry_stamp(entry))
             item.setData(FILE_ROLE, entry.kind is EntryKind.FILE)
             item.setData(PREVIEW_ROLE, entry_preview(entry) or "(no text)")
-            item.setToolTip("\n".join(filter(None, (entry.source, entry_preview(entry)[:300]))))
+            stopped = "Incomplete: the run was stopped before the end." if entry.stopped_at_s else ""
+            item.setToolTip("\n".join(filter(None, (entry.source, stopped, entry_preview(entry)[:300]))))
             self.list.addItem(item)
             if entry.id == selected:
                 self.list.setCurrentItem(item)
@@ -131,6 +133,12 @@ class HistoryPanel(QWidget):
         self.editor.saved.connect(self.refresh)
         self.editor.show()
         self.open_entry.emit(entry.name, entry.text)
+
+    def revert_selected(self) -> None:
+        entry = self.selected_entry()
+        if entry is not None and entry.edited:
+            self.history.revert(entry.id)
+            self.refresh()
 
     def rename_selected(self) -> None:
         entry = self.selected_entry()
@@ -169,6 +177,8 @@ class HistoryPanel(QWidget):
         menu.addAction("Open", self.open_selected)
         menu.addAction("Rename…", self.rename_selected)
         entry = self.selected_entry()
+        if entry is not None and entry.edited:
+            menu.addAction("Revert to the text as transcribed", self.revert_selected)
         for fmt, why in export_formats(entry) if entry is not None else []:
             action = menu.addAction(f"Export as {fmt.upper()}…", functools.partial(self.export_selected, fmt))
             action.setEnabled(why is None)

@@ -70,7 +70,8 @@ class MainWindow(QMainWindow):
         self._build()
         commands = WindowCommands(
             self.open_files, self.open_folder, self.save_transcript_as, self.open_settings, self.quit,
-            self.copy_all, self.transcript.clear_all, self.history_dock,
+            self.copy_all, self.clear_transcript, self.history_dock,
+            self.transcript.undo_edit, self.transcript.redo_edit,
         )
         self.actions_ = build_menus(self, commands, controller)
         # Record, the microphone, the transcript and file jobs, the History, then the toolbar;
@@ -148,6 +149,8 @@ class MainWindow(QMainWindow):
         c.dictation.committed.connect(self.transcript.append_committed)
         self.live_edits = LiveEditSaver(self.transcript, c.dictation, c.history, self.history_panel.refresh, self)
         c.dictation.tentative.connect(self.transcript.set_tentative)
+        self.transcript.undo_changed.connect(self._update_undo)
+        self._update_undo()
         c.dictation.level.connect(self.record_bar.meter.set_level)
         c.dictation.commit_latency.connect(self._on_latency)
         c.models.state_changed.connect(self._on_model_state)
@@ -247,6 +250,16 @@ class MainWindow(QMainWindow):
     def copy_all(self) -> None:
         QGuiApplication.clipboard().setText(self.transcript.committed_text)
         self.statusBar().showMessage("Transcript copied", 2500)
+
+    def clear_transcript(self) -> None:
+        had_text = bool(self.transcript.committed_text.strip())
+        self.transcript.clear_all()
+        if had_text:
+            self.statusBar().showMessage("Transcript cleared (it stays in the History). Ctrl+Z brings it back.", 8000)
+
+    def _update_undo(self) -> None:
+        self.actions_["undo"].setEnabled(self.transcript.edits.can_undo)
+        self.actions_["redo"].setEnabled(self.transcript.edits.can_redo)
 
     def save_transcript_as(self) -> None:
         """A file dialog in the documents folder, named after the last session's History entry."""

@@ -28,6 +28,8 @@ class WindowCommands:
     copy_all: Slot
     clear_transcript: Slot
     history_dock: QDockWidget
+    undo_edit: Slot
+    redo_edit: Slot
 
 
 def build_menus(window: QMainWindow, commands: WindowCommands, c: AppController) -> dict[str, QAction]:
@@ -54,6 +56,9 @@ def build_menus(window: QMainWindow, commands: WindowCommands, c: AppController)
     action("quit", "&Quit", commands.quit, "Ctrl+Q")
     action("copy", "&Copy all", commands.copy_all, "Ctrl+Shift+C", "copy")
     action("clear", "C&lear transcript", commands.clear_transcript, "Ctrl+L", "clear")
+    # the transcript handles the keys itself (only its own edits are undone); the menu shows them
+    action("undo", "&Undo edit\tCtrl+Z", commands.undo_edit)
+    action("redo", "&Redo edit\tCtrl+Shift+Z", commands.redo_edit)
     action("record", "&Record", c.dictation.toggle, "Ctrl+R", "mic")
     action("cancel", "&Discard current utterance", c.dictation.cancel, "Ctrl+Shift+R")
     action("about", "&About Earshot", lambda: show_about(window))
@@ -79,7 +84,7 @@ def _menubar(window: QMainWindow, actions: dict[str, QAction]) -> None:
     file_menu.addActions([actions["open"], actions["open_folder"], actions["save"]])
     file_menu.addSeparator()
     file_menu.addActions([actions["settings"], actions["quit"]])
-    bar.addMenu("&Edit").addActions([actions["copy"], actions["clear"]])
+    bar.addMenu("&Edit").addActions([actions["undo"], actions["redo"], actions["copy"], actions["clear"]])
     bar.addMenu("&Dictation").addActions([actions["record"], actions["cancel"]])
     bar.addMenu("&View").addAction(actions["history"])
     help_menu = bar.addMenu("&Help")

@@ -6,6 +6,9 @@ tail is always the end of the document and the text cursor is kept out of it, so
 go after everything the user wrote (never over it). Each dictation session starts a new
 paragraph; `session_texts` gives each session's text as it reads now (edits included), so the
 edits can be saved to that session's history entry.
+
+Undo and redo (Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y) take back and redo the user's own edits and a
+Clear (`app.ui.edit_history`), never the commits that arrived meanwhile.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ from PySide6.QtGui import (
     QFont,
     QInputMethodEvent,
     QKeyEvent,
+    QKeySequence,
     QPalette,
     QTextCharFormat,
     QTextCursor,
 )
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
+
+from app.ui.edit_history import Cleared, EditHistory, Step, TextEdit, difference, utf16_len
 
 PLACEHOLDER = (
     "Press Record (Ctrl+R) and start speaking — your words appear here.\n\n"
@@ -32,6 +38,7 @@ PARAGRAPH = "\n\n"
 class TranscriptView(QTextEdit):
     edited = Signal()  # the user changed the committed text (not emitted for new commits)
     clearing = Signal()  # clear_all is about to empty the view (edits not yet saved: save them now)
+    undo_changed = Signal()  # what Undo and Redo can do has changed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,7 +47,7 @@ class TranscriptView(QTextEdit):
         self.setAccessibleDescription("Committed dictation text (editable), then tentative text in italics")
         self.setPlaceholderText(PLACEHOLDER)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setUndoRedoEnabled(False)  # an undo would take back commits, not just the user's edits
+        self.setUndoRedoEnabled(False)  # Qt's undo would take back commits too: `edits` has only the user's
         self.document().setDocumentMargin(22)
         font = QFont(self.font())
         font.setPointSizeF(max(12.0, font.pointSizeF() * 1.3))
@@ -50,6 +57,9 @@ class TranscriptView(QTextEdit):
         self._rendering = False
         self._new_session: int | None = None  # entry id of a session whose first text is to come
         self._sessions: list[tuple[int, QTextCursor]] = []  # entry id, where its text starts
+        self.edits = EditHistory()
+        self._shadow = ""  # the document's raw text after the last change (to see what an edit changed)
+        self._replaying = False  # an undo or redo is changing the document: not a new edit
         self._set_editable(False)
         self.document().contentsChanged.connect(self._on_contents_changed)
 
@@ -99,12 +109,83 @@ class TranscriptView(QTextEdit):
             self._render("")
 
     def clear_all(self) -> None:
+        """Empty the view; Undo brings the cleared text back (the History keeps it anyway)."""
         self.clearing.emit()
+        text = self.committed_text
+        if text.strip():
+            self.edits.record(Cleared(text, tuple((i, a.position()) for i, a in self._sessions)))
         self._rendering = True
         self._tentative, self._tail, self._sessions = "", 0, []
         self.clear()
         self._rendering = False
+        self._shadow = self.document().toRawText()
         self._set_editable(False)
+        self.undo_changed.emit()
+
+    def undo_edit(self) -> None:
+        """Take back the user's last edit (or Clear); commits stay."""
+        self._replay(self.edits.undo_steps, self.edits.redo_steps, undo=True)
+
+    def redo_edit(self) -> None:
+        self._replay(self.edits.redo_steps, self.edits.undo_steps, undo=False)
+
+    def _replay(self, source: list[Step], target: list[Step], undo: bool) -> None:
+        if not source:
+            return
+        step = source.pop()
+        if isinstance(step, Cleared):
+            if undo:
+                self._restore(step)
+                target.append(step)
+            else:
+                redo = list(self.edits.redo_steps)
+                self.clear_all()  # records the clear again, which empties redo: keep the rest
+                self.edits.redo_steps[:] = redo
+        elif self._apply(step.inverse() if undo else step):
+            target.append(step)
+        else:  # the text is no longer what the step changed: never apply it to other words
+            self.edits.forget()
+        self.undo_changed.emit()
+
+    def _apply(self, edit: TextEdit) -> bool:
+        """Replace `edit.before` at `edit.start` by `edit.after`; False when it is not there."""
+        raw = self.document().toRawText().encode("utf-16-le")
+        end = edit.start + utf16_len(edit.before)
+        if end > self._tail_start() or raw[2 * edit.start:2 * end].decode("utf-16-le") != edit.before:
+            return False
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(edit.start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        self._replaying = True
+        cursor.insertText(edit.after, self._committed_format())
+        self._replaying = False
+        cursor.setPosition(edit.start + utf16_len(edit.after))
+        self.setTextCursor(cursor)
+        return True
+
+    def _restore(self, cleared: Cleared) -> None:
+        """Put cleared text back before whatever was committed since (a new session's text)."""
+        later = self.committed_text
+        shift = utf16_len(cleared.text + (PARAGRAPH if later.strip() else ""))
+        sessions = [*cleared.sessions, *((i, a.position() + shift) for i, a in self._sessions)]
+        if later.strip():
+            self.edits.redo_steps.clear()  # their positions were in the text without the cleared part
+        self._rendering = True
+        self.clear()
+        self._tail = 0
+        self._rendering = False
+        self._replaying = True
+        cursor = QTextCursor(self.document())
+        cursor.insertText(cleared.text + (PARAGRAPH + later if later.strip() else ""), self._committed_format())
+        self._replaying = False
+        self._render("")
+        self._sessions = []
+        for entry_id, start in sessions:
+            anchor = QTextCursor(self.document())
+            anchor.setPosition(start)
+            anchor.setKeepPositionOnInsert(True)
+            self._sessions.append((entry_id, anchor))
+        self._set_editable(True)
 
     def session_texts(self) -> list[tuple[int, str]]:
         """(history entry id, its text as shown now) for each session in the view."""
@@ -133,6 +214,7 @@ class TranscriptView(QTextEdit):
             cursor.insertText(self._tentative, self._tentative_format())
         self._tail = _qt_len(self._tentative)
         self._rendering = False
+        self._shadow = self.document().toRawText()
         if following:
             bar.setValue(bar.maximum())
 
@@ -176,8 +258,14 @@ class TranscriptView(QTextEdit):
         self.setTextInteractionFlags(flags)
 
     def _on_contents_changed(self) -> None:
-        if not self._rendering:
-            self.edited.emit()
+        if self._rendering:
+            return
+        raw = self.document().toRawText()
+        step, self._shadow = difference(self._shadow, raw), raw
+        if step is not None and not self._replaying:
+            self.edits.record(step)
+            self.undo_changed.emit()
+        self.edited.emit()
 
     def _keep_cursor_before_tail(self) -> bool:
         """Move the user's cursor (and selection) out of the tentative tail; True when it sits
@@ -191,6 +279,12 @@ class TranscriptView(QTextEdit):
         return bool(self._tail) and not cursor.hasSelection() and cursor.position() == start
 
     def keyPressEvent(self, e: QKeyEvent) -> None:
+        if e.matches(QKeySequence.StandardKey.Undo):
+            self.undo_edit()
+            return
+        if e.matches(QKeySequence.StandardKey.Redo):
+            self.redo_edit()
+            return
         if not self.isReadOnly() and (e.text() or e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)):
             at_tail = self._keep_cursor_before_tail()
             if at_tail and e.key() == Qt.Key.Key_Delete:

@@ -39,7 +39,31 @@ def test_a_history_written_before_names_and_times_is_upgraded_and_keeps_its_entr
     assert file.segments == (TimedText(0.3, 1.9, "Good morning everyone."),) and file.timed
     with sqlite3.connect(db) as check:
         columns = [row[1] for row in check.execute("PRAGMA table_info(entries)")]
-    assert columns[-1] == "segments"
+    assert columns[-3:] == ["segments", "original", "stopped_at_s"]
+
+
+def test_an_edit_keeps_the_transcribed_text_beside_it_and_revert_brings_it_back(tmp_path: Path) -> None:
+    db = tmp_path / "history.sqlite3"
+    store = HistoryStore(db)
+    entry = store.create(EntryKind.DICTATION, "", text="Call me back in ten minutes.")
+    assert not store.get(entry).edited and store.get(entry).original == ""
+    store.set_text(entry, "x")  # the slip: select all, type x
+    store.set_text(entry, "xy")  # a second edit keeps the first original, not the slip
+    slipped = HistoryStore(db).get(entry)
+    assert (slipped.text, slipped.original, slipped.edited) == ("xy", "Call me back in ten minutes.", True)
+    store.revert(entry)
+    back = HistoryStore(db).get(entry)
+    assert (back.text, back.original, back.edited) == ("Call me back in ten minutes.", "", False)
+    with locked_by_another_process(db):  # the same while writes are queued
+        store.set_text(entry, "Call me.")
+        store.append(entry, " Bye.")
+        shown = store.get(entry)
+        assert (shown.text, shown.original) == ("Call me. Bye.", "Call me back in ten minutes. Bye.")
+        store.revert(entry)
+        assert store.get(entry).text == "Call me back in ten minutes. Bye."
+    assert store.flush(10)
+    stored = HistoryStore(db).get(entry)
+    assert (stored.text, stored.edited) == ("Call me back in ten minutes. Bye.", False)
 
 
 def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(tmp_path: Path) -> None:
@@ -57,3 +81,15 @@ def test_edits_renames_and_times_while_locked_show_at_once_and_are_stored_later(
     assert store.flush(10)
     [stored] = HistoryStore(db).search()
     assert (stored.name, stored.text, len(stored.segments)) == ("Callback", "Call me back in twenty minutes.", 1)
+
+
+def test_a_dictation_whose_pieces_begin_with_the_last_ones_full_stop_keeps_its_times(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "history.sqlite3")
+    text = "Good morning everyone. Question: who is coming?"
+    entry = store.create(EntryKind.DICTATION, "", text=text)  # as stored before the mark was given back
+    store.add_segment(entry, TimedText(0.2, 1.8, "Good morning everyone"))
+    store.add_segment(entry, TimedText(2.1, 4.0, ". Question: who is coming?"))
+    stored = store.get(entry)
+    assert stored.timed  # not "edited after it was transcribed": it was not
+    assert [p.text for p in stored.pieces] == ["Good morning everyone.", "Question: who is coming?"]
+    assert [(p.start, p.end) for p in stored.pieces] == [(0.2, 1.8), (2.1, 4.0)]

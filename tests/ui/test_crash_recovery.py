@@ -1,5 +1,5 @@
 """kill -9 during a dictation: the next start offers the audio that had no stored text yet, and
-transcribing it puts the words spoken after the last committed text into the History.
+transcribing it puts the words spoken after the last committed text into that dictation's entry.
 
 The first start is a real `python -m app --replay FILE` process (offscreen Qt; the replayed file
 is its microphone, in real time) that `earshot start` starts dictating; the test SIGKILLs it once
@@ -106,11 +106,11 @@ def test_kill_9_mid_dictation_offers_the_untranscribed_audio_at_the_next_start(q
     qtbot.waitUntil(lambda: [j.state.finished for j in jobs.jobs.values()] == [True], timeout=120_000)
     [job] = jobs.jobs.values()  # the latest snapshot (jobs are frozen)
     assert job.transcript is not None, job.error
-    [recovered] = [e for e in window.controller.history.search() if e.kind is EntryKind.FILE]
-    assert recovered.title.startswith("Recovered dictation")
+    [dictation] = window.controller.history.search()  # the recovered words went into its own entry
+    assert dictation.kind is EntryKind.DICTATION and dictation.text.startswith(stored)
     assert not journal.exists() and not list((data / "recovery").glob("*.wav"))
 
-    got = normalized(recovered.text).split()
+    got = normalized(dictation.text[len(stored):]).split()
     assert len(got) >= 3 and not set(got) & {"weather", "sunny", "wind", "west"}, got  # the second sentence
     # What was stored of the second sentence, then what was recovered, is what was said of it up to
     # the kill: no word lost between the two, none repeated (the last recovered word may be cut off
