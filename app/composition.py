@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.audio.input_device import InputDevice
 from app.controller.app_controller import AppParts
 from app.controller.ports import (
     DictationEvent,
@@ -25,7 +26,6 @@ from app.controller.ports import (
     EngineDescription,
     FileAudio,
     FileTranscript,
-    InputDevice,
     LoadedEngine,
     ModelInfo,
 )
@@ -54,8 +54,8 @@ def build_parts(
         engine_loader=load_engine if hold_loading is None else held_until(hold_loading, load_engine),
         dictation_factory=open_dictation,
         audio_decoder=decode_audio,
-        exporter=TranscriptExporter(),
-        catalog=ModelCatalog(),
+        exporter=FormatsExporter(),
+        catalog=InstalledModels(),
         devices=list_input_devices,
     )
 
@@ -97,7 +97,7 @@ def describe_engine(engine: Any, config: EngineConfig) -> EngineDescription:
     )
 
 
-class ModelCatalog:
+class InstalledModels:
     """The engine's model store, plus which precisions each provider can run."""
 
     def __init__(self) -> None:
@@ -172,7 +172,7 @@ def decode_audio(path: Path) -> FileAudio:
     return FileAudio(stream.chunks, stream.duration_s, SileroVadModel())
 
 
-class TranscriptExporter:
+class FormatsExporter:
     """TXT / SRT / VTT / JSON through the engine's formats module."""
 
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
@@ -218,7 +218,7 @@ def list_input_devices(rescan: bool = False) -> list[InputDevice]:
 
     if rescan:
         rescan_devices()
-    return [InputDevice(d.name, d.is_default, d.label) for d in real_list()]
+    return real_list()
 
 
 # --- the window -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from app.audio.device_errors import portaudio_sentence
 from app.audio.device_names import device_label, read_sound_server
+from app.audio.input_device import InputDevice
 from app.audio.ring_buffer import RingBuffer
 
 PREFERRED_RATE = 16_000
@@ -30,24 +31,6 @@ log = logging.getLogger(__name__)
 
 class AudioDeviceError(Exception):
     """No PortAudio, no input device, a device that cannot be opened, or one that disappeared."""
-
-
-@dataclass(frozen=True)
-class InputDevice:
-    """One input device as PortAudio lists it. `default_rate` is in Hz; `label` is what menus
-    call it (the sound server's description where there is one)."""
-
-    index: int
-    name: str
-    host_api: str
-    channels: int
-    default_rate: float
-    is_default: bool
-    label: str = ""
-
-    @property
-    def shown_name(self) -> str:
-        return self.label or self.name
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.audio.input_device import InputDevice
 from app.controller.desktop.integration import options_from_settings
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
@@ -23,7 +24,6 @@ from app.controller.ports import (
     EngineConfig,
     EngineLoader,
     FileTranscript,
-    InputDevice,
     ModelCatalog,
     TranscriptExporter,
     VoiceDetection,

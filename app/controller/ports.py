@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from app.audio.input_device import InputDevice
 from app.dictation.decoder_port import WindowDecoder
 from app.engine.types import (
     CancelToken,
@@ -194,20 +195,6 @@ class DictationSession(Protocol):
 
 DictationFactory = Callable[[DictationRequest, Callable[[DictationEvent], None]], DictationSession]
 """Builds a session whose events go to the callback (called from a worker thread)."""
-
-
-@dataclass(frozen=True)
-class InputDevice:
-    """An audio input device by name; `is_default` for the system's default one."""
-
-    name: str
-    is_default: bool = False
-    label: str = ""
-    """What menus call it (the sound server's description); `name` is what is stored."""
-
-    @property
-    def shown_name(self) -> str:
-        return self.label or self.name
 
 
 DeviceLister = Callable[[bool], list[InputDevice]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSlider, QVBoxLayout, QWidget
 
-from app.controller.ports import InputDevice
+from app.audio.input_device import InputDevice
 from app.settings.schema import Settings
 from app.ui.labels import device_choices
 from app.ui.settings_choices import seconds_box, theme_combo

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.controller.ports import InputDevice
+from app.audio.input_device import InputDevice
 
 # What each precision costs here: bench/compare.py --models tiny.en (greedy, the 10 English shared
 # clips, 84 s of speech, a 2-vCPU x86 machine; README "Benchmarks"): wall time, words wrong (WER),

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.controller.ports import InputDevice
+from app.audio.input_device import InputDevice
 from app.controller.states import RecordState
 from app.ui.icons import icon
 from app.ui.labels import device_choices
