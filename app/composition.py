@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from app.audio.input_device import InputDevice
 from app.controller.app_controller import AppParts
 from app.controller.ports import (
-    DictationEvent,
     DictationRequest,
     DictationSession,
     EngineConfig,
@@ -29,6 +28,7 @@ from app.controller.ports import (
     LoadedEngine,
     ModelInfo,
 )
+from app.dictation.events import DictationEvent
 from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import Precision
 from app.history.store import HistoryStore

@@ -7,7 +7,6 @@ Audio arrays are mono float32 at 16 kHz; times are seconds from the start of the
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from app.audio.input_device import InputDevice
 from app.dictation.decoder_port import WindowDecoder
+from app.dictation.events import DictationEvent
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -116,30 +116,6 @@ class ModelCatalog(Protocol):
 # --- live dictation ---------------------------------------------------------------------
 
 
-class DictationEventKind(enum.Enum):
-    """What a live session reports: tentative text, committed text, an utterance's end, an error, its end."""
-
-    TENTATIVE = "tentative"
-    COMMIT = "commit"
-    FINAL = "final"
-    ERROR = "error"
-    ENDED = "ended"
-    """The session stopped (after its flush) or its replayed file ran out."""
-
-
-@dataclass(frozen=True)
-class DictationEvent:
-    """One update. For COMMIT/FINAL, `text` is the new committed delta (never changed later);
-    for TENTATIVE, the whole current tentative tail; for ERROR, a user-facing message."""
-
-    kind: DictationEventKind
-    text: str = ""
-    utterance: int = 0
-    audio_start_s: float = 0.0
-    audio_end_s: float = 0.0
-    latency_ms: float | None = None
-
-
 @dataclass(frozen=True)
 class AudioSource:
     """Where dictation audio comes from: a capture device (None = default) or a replayed file."""
@@ -179,7 +155,7 @@ class DictationSession(Protocol):
     def start(self) -> None: ...
 
     def stop(self) -> None:
-        """Finish: decode what is buffered, commit it, then send ENDED."""
+        """Finish: decode what is buffered, commit it, then send SUMMARY (the last event)."""
         ...
 
     def cancel(self) -> None: ...
