@@ -16,13 +16,13 @@ from app.controller.ports import (
     DictationFactory,
     DictationRequest,
     DictationSession,
-    VoiceDetection,
 )
 from app.controller.states import ModelState, RecordState
 from app.dictation.events import DictationEvent, EventType
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.engine.types import DecodeOptions
 from app.history.store import EntryKind, HistoryStore
+from app.settings.schema import DictationSettings
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class DictationController(QObject):
         factory: DictationFactory,
         models: ModelManager,
         history: HistoryStore,
-        request_options: Callable[[], tuple[AudioSource, DecodeOptions, VoiceDetection]],
+        request_options: Callable[[], tuple[AudioSource, DecodeOptions, DictationSettings]],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -133,10 +133,10 @@ class DictationController(QObject):
         return self._session is not None
 
     def _open_session(self) -> None:
-        source, options, voice = self._request_options()
+        source, options, chosen = self._request_options()
         engine = self._models.engine
         assert engine is not None
-        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir)
+        request = DictationRequest(engine, self.source_override or source, options, chosen, self.recovery_dir)
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
         self.session_started.emit(entry_id)

@@ -49,11 +49,11 @@ class LiveSession:
             initial_prompt=request.options.initial_prompt,
         )
         options = DictationOptions(
-            policy=PolicyOptions(decode=decode, close_sentences=request.voice.close_sentences),
+            policy=PolicyOptions(decode=decode, close_sentences=request.settings.close_sentences),
             vad=VadOptions(
-                threshold=vad_threshold(request.voice.sensitivity),
-                min_silence_s=request.voice.min_silence_s,
-                speech_pad_s=request.voice.speech_pad_s,
+                threshold=vad_threshold(request.settings.vad_sensitivity),
+                min_silence_s=request.settings.min_silence_s,
+                speech_pad_s=request.settings.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
             audio_tap=self._journal,

@@ -23,6 +23,7 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
+from app.settings.schema import DictationSettings
 
 if TYPE_CHECKING:  # NumPy and the engine's detectors load with the model, after the window is up
     import numpy as np
@@ -126,26 +127,15 @@ class AudioSource:
 
 
 @dataclass(frozen=True)
-class VoiceDetection:
-    """How utterances are cut and joined, as chosen in the settings: `sensitivity` 0..1 (higher
-    hears quieter speech), `min_silence_s` (a pause this long ends an utterance), `speech_pad_s`
-    (audio kept before speech), in seconds; `close_sentences`: end punctuation between utterances
-    and at the session's end (PolicyOptions.close_sentences)."""
-
-    sensitivity: float = 0.5
-    min_silence_s: float = 0.5
-    speech_pad_s: float = 0.3
-    close_sentences: bool = True
-
-
-@dataclass(frozen=True)
 class DictationRequest:
-    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't)."""
+    """`settings`: how utterances are cut and joined, as chosen in the settings (a copy; its
+    `input_device` is not read: `source` says where the audio comes from); `recovery_dir`:
+    journal the session's audio there for crash recovery (None = don't)."""
 
     engine: Engine
     source: AudioSource
     options: DecodeOptions
-    voice: VoiceDetection = VoiceDetection()
+    settings: DictationSettings = field(default_factory=DictationSettings)
     recovery_dir: Path | None = None
 
 
