@@ -1,5 +1,5 @@
 """The app's composition root: the only place that picks concrete classes and wires them
-(parts -> controller -> window, tray, desktop session), for `earshot` without a subcommand.
+(parts -> controller -> window, tray, desktop run), for `earshot` without a subcommand.
 The command line's subcommands have their own root, `app.cli`.
 
 Heavy imports (onnxruntime, the engine) happen inside the functions, on first use, which is
@@ -268,19 +268,19 @@ def create_app(argv: list[str], painted: threading.Event | None = None
 
 def build_desktop_output(app: QApplication, window: MainWindow, controller: AppController,
                          args: argparse.Namespace) -> DesktopOutput:
-    """The desktop session (hotkey, control channel, output) with this run's overrides, and
+    """The desktop run (hotkey, control channel, output) with this run's overrides, and
     its view (the indicator); shut down when the app quits."""
-    from app.controller.desktop.run_options import DesktopSession, SessionOverrides
+    from app.controller.desktop.run_options import DesktopRun, RunOverrides
     from app.desktop.hotkeys import HotkeyMode
     from app.desktop.typing import OutputMode
     from app.ui.desktop_output import DesktopOutput
 
-    overrides = SessionOverrides(
+    overrides = RunOverrides(
         output=OutputMode(args.output) if args.output else None,
         hotkey=args.hotkey,
         hotkey_mode=HotkeyMode(args.hotkey_mode) if args.hotkey_mode else None,
     )
-    output = DesktopOutput(window, controller, DesktopSession(controller, overrides))
+    output = DesktopOutput(window, controller, DesktopRun(controller, overrides))
     app.aboutToQuit.connect(output.shutdown)
     return output
 
@@ -300,11 +300,11 @@ def run_gui(argv: list[str]) -> int:
     # must be joined before the interpreter exits (closing the window shuts down first).
     app.aboutToQuit.connect(controller.shutdown)
 
-    def start_desktop_session() -> None:
+    def start_desktop_run() -> None:
         if not output.start():  # another Earshot took the control channel since the check above
             app.quit()
 
     # The hotkey's X11 grab (python-xlib, a second X connection) and the control channel wait for
     # the first frame too; `earshot status` answers only once the hotkey is held.
-    after_first_paint(window, start_desktop_session)
+    after_first_paint(window, start_desktop_run)
     return app.exec()
