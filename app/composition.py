@@ -1,5 +1,5 @@
 """The app's composition root: the only place that picks concrete classes and wires them
-(parts -> controller -> window, tray, desktop session), for `earshot` without a subcommand.
+(parts -> controller -> window, tray, desktop run), for `earshot` without a subcommand.
 The command line's subcommands have their own root, `app.cli`.
 
 Heavy imports (onnxruntime, the engine) happen inside the functions, on first use, which is
@@ -16,19 +16,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.audio.microphones import Microphone
 from app.controller.app_controller import AppParts
 from app.controller.ports import (
-    DictationEvent,
     DictationRequest,
     DictationSession,
     EngineConfig,
     EngineDescription,
     FileAudio,
     FileTranscript,
-    InputDevice,
     LoadedEngine,
     ModelInfo,
 )
+from app.dictation.events import DictationEvent
 from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import Precision
 from app.history.store import HistoryStore
@@ -54,8 +54,8 @@ def build_parts(
         engine_loader=load_engine if hold_loading is None else held_until(hold_loading, load_engine),
         dictation_factory=open_dictation,
         audio_decoder=decode_audio,
-        exporter=TranscriptExporter(),
-        catalog=ModelCatalog(),
+        exporter=FormatsExporter(),
+        catalog=InstalledModels(),
         devices=list_input_devices,
     )
 
@@ -97,7 +97,7 @@ def describe_engine(engine: Any, config: EngineConfig) -> EngineDescription:
     )
 
 
-class ModelCatalog:
+class InstalledModels:
     """The engine's model store, plus which precisions each provider can run."""
 
     def __init__(self) -> None:
@@ -172,7 +172,7 @@ def decode_audio(path: Path) -> FileAudio:
     return FileAudio(stream.chunks, stream.duration_s, SileroVadModel())
 
 
-class TranscriptExporter:
+class FormatsExporter:
     """TXT / SRT / VTT / JSON through the engine's formats module."""
 
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
@@ -212,10 +212,11 @@ def open_dictation(request: DictationRequest, emit: Callable[[DictationEvent], N
     return LiveSession(request, emit)
 
 
-def list_input_devices(rescan: bool = False) -> list[InputDevice]:
+def list_input_devices(rescan: bool = False) -> list[Microphone]:
+
     from app.audio.microphones import list_microphones
 
-    return [InputDevice(mic.name, mic.is_default) for mic in list_microphones(rescan)]
+    return list_microphones(rescan)
 
 
 # --- the window -----------------------------------------------------------------------------
@@ -265,19 +266,19 @@ def create_app(argv: list[str], painted: threading.Event | None = None
 
 def build_desktop_output(app: QApplication, window: MainWindow, controller: AppController,
                          args: argparse.Namespace) -> DesktopOutput:
-    """The desktop session (hotkey, control channel, output) with this run's overrides, and
+    """The desktop run (hotkey, control channel, output) with this run's overrides, and
     its view (the indicator); shut down when the app quits."""
-    from app.controller.desktop.run_options import DesktopSession, SessionOverrides
+    from app.controller.desktop.run_options import DesktopRun, RunOverrides
     from app.desktop.hotkeys import HotkeyMode
     from app.desktop.typing import OutputMode
     from app.ui.desktop_output import DesktopOutput
 
-    overrides = SessionOverrides(
+    overrides = RunOverrides(
         output=OutputMode(args.output) if args.output else None,
         hotkey=args.hotkey,
         hotkey_mode=HotkeyMode(args.hotkey_mode) if args.hotkey_mode else None,
     )
-    output = DesktopOutput(window, controller, DesktopSession(controller, overrides))
+    output = DesktopOutput(window, controller, DesktopRun(controller, overrides))
     app.aboutToQuit.connect(output.shutdown)
     return output
 
@@ -297,11 +298,11 @@ def run_gui(argv: list[str]) -> int:
     # must be joined before the interpreter exits (closing the window shuts down first).
     app.aboutToQuit.connect(controller.shutdown)
 
-    def start_desktop_session() -> None:
+    def start_desktop_run() -> None:
         if not output.start():  # another Earshot took the control channel since the check above
             app.quit()
 
     # The hotkey's X11 grab (python-xlib, a second X connection) and the control channel wait for
     # the first frame too; `earshot status` answers only once the hotkey is held.
-    after_first_paint(window, start_desktop_session)
+    after_first_paint(window, start_desktop_run)
     return app.exec()

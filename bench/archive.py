@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from archive_testing import LONG_STEM, make_archive  # noqa: E402
 from earshot_testing import SHARED_SPEECH, espeak_clips, shared_english  # noqa: E402
 
-from app.archive.file_job import FileResult, Outcome  # noqa: E402
+from app.archive.file_job import FileOutcome, FileResult  # noqa: E402
 
 RUNS = {
     "jobs1": ["--jobs", "1"],
@@ -123,7 +123,7 @@ def driver_overhead(n_files: int) -> None:
     t0 = time.perf_counter()
     for job in jobs:
         meta = TranscriptMeta(job.source, "bench", "int8", "en", 1.0, 5.0, Timings())
-        run._record(inputs[job.index], FileResult(job.index, Outcome.DONE, [Segment(0, 0.0, 5.0, " words")], meta))
+        run._record(inputs[job.index], FileResult(job.index, FileOutcome.DONE, [Segment(0, 0.0, 5.0, " words")], meta))
     writing = time.perf_counter() - t0
     t0 = time.perf_counter()
     ArchiveRun(root / "out", ["txt"], None, {"model": "bench"}, force=False).plan(inputs, DecodeOptions())

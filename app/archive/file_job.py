@@ -51,7 +51,7 @@ class FileJob:
     options: DecodeOptions
 
 
-class Outcome(Enum):
+class FileOutcome(Enum):
     DONE = "done"
     BAD_INPUT = "bad input"
     """The file cannot be decoded: the same anywhere, so it is not retried."""
@@ -64,7 +64,7 @@ class FileResult:
     """What one attempt gave: segments and meta when DONE, else a one-line `error`."""
 
     index: int
-    outcome: Outcome
+    outcome: FileOutcome
     segments: list[Segment] = field(default_factory=list)
     meta: TranscriptMeta | None = None
     error: str = ""
@@ -81,12 +81,12 @@ def transcribe_file(engine: WhisperEngine, job: FileJob) -> FileResult:
         stream = open_file_stream(job.source)  # decoded as it is transcribed: flat memory on long files
     except AudioDecodeError as exc:
         log.warning("cannot read %s", job.source, exc_info=True)
-        return FileResult(job.index, Outcome.BAD_INPUT, error=_one_line(exc))
+        return FileResult(job.index, FileOutcome.BAD_INPUT, error=_one_line(exc))
     try:
         return _transcribe_stream(engine, job, stream, t0)
     except Exception as exc:  # one file's failure must not stop the worker
         log.exception("transcribing %s failed", job.source)
-        return FileResult(job.index, Outcome.ERROR, error=f"could not be transcribed ({type(exc).__name__}: "
+        return FileResult(job.index, FileOutcome.ERROR, error=f"could not be transcribed ({type(exc).__name__}: "
                                                           f"{_one_line(exc)})")
 
 
@@ -102,7 +102,7 @@ def _transcribe_stream(engine: WhisperEngine, job: FileJob, stream: FileStream, 
     info.timings.total_s = time.perf_counter() - t0
     meta = TranscriptMeta(job.source, engine.name, engine.precision.value, info.language,
                           info.language_probability, info.duration_s, info.timings)
-    return FileResult(job.index, Outcome.DONE, segments, meta)
+    return FileResult(job.index, FileOutcome.DONE, segments, meta)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -2,7 +2,7 @@
 
 `--jobs N` > 1 starts N spawned processes (not forked: onnxruntime's thread pools do not
 survive a fork), each loading its engine once with `EngineSpec.threads` threads. A worker that
-dies (killed, out of memory) breaks the pool: its files come back as `Outcome.ERROR` results,
+dies (killed, out of memory) breaks the pool: its files come back as `FileOutcome.ERROR` results,
 and the driver's retry round (`app.archive.schedule`) runs them again on a fresh pool.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING
 
-from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
+from app.archive.file_job import EngineSpec, FileJob, FileOutcome, FileResult, transcribe_file
 
 if TYPE_CHECKING:
     from app.engine.transcribe.whisper_engine import WhisperEngine
@@ -62,7 +62,7 @@ def _result_of(future: Future[FileResult], job: FileJob) -> FileResult:
         return future.result()
     except Exception as exc:  # BrokenProcessPool and the like: a worker died, the file may be fine
         log.warning("worker failed on %s", job.source, exc_info=True)
-        return FileResult(job.index, Outcome.ERROR, error=f"its worker failed ({type(exc).__name__})")
+        return FileResult(job.index, FileOutcome.ERROR, error=f"its worker failed ({type(exc).__name__})")
 
 
 def _start_worker(spec: EngineSpec) -> None:

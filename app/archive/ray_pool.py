@@ -5,7 +5,7 @@ the converted model taken from, or rebuilt into, that node's cache under the sam
 transcribes the files it is handed, two at a time queued so it never waits for the driver. Results
 come back to the driver, which writes transcripts and the manifest as a local run does. An actor
 that dies (node lost, killed, out of memory) is replaced; the files it held come back as
-`Outcome.ERROR` and the driver's retry round runs them again on the actors left
+`FileOutcome.ERROR` and the driver's retry round runs them again on the actors left
 (`app.archive.schedule`): a file failing twice is reported.
 """
 
@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome, transcribe_file
+from app.archive.file_job import EngineSpec, FileJob, FileOutcome, FileResult, transcribe_file
 
 LOCAL = "local"
 """`--ray local`: start a Ray instance on this machine for the run (and stop it after)."""
@@ -114,7 +114,7 @@ class _ActorPool:
         except self.ray.exceptions.RayError as exc:  # the actor died, or its node: the file may be fine
             log.warning("Ray worker failed on %s", job.source, exc_info=True)
             self._replace(actor)
-            return FileResult(job.index, Outcome.ERROR, error=f"its Ray worker failed ({type(exc).__name__})",
+            return FileResult(job.index, FileOutcome.ERROR, error=f"its Ray worker failed ({type(exc).__name__})",
                               worker_pid=os.getpid())
 
     def _replace(self, actor: Any) -> None:

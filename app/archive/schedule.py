@@ -1,12 +1,12 @@
 """One attempt per file, then one retry for files whose attempt failed for a reason that may
-have been the worker's (`Outcome.ERROR`): a file failing twice is reported, not retried forever."""
+have been the worker's (`FileOutcome.ERROR`): a file failing twice is reported, not retried forever."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from app.archive.file_job import FileJob, FileResult, Outcome
+from app.archive.file_job import FileJob, FileOutcome, FileResult
 
 ATTEMPTS = 2
 
@@ -27,7 +27,7 @@ def run_with_retry(backend: Backend, jobs: Sequence[FileJob],
     for attempt in range(1, ATTEMPTS + 1):
         failed: list[FileJob] = []
         for result in backend.run(pending):
-            if result.outcome is Outcome.ERROR and attempt < ATTEMPTS:
+            if result.outcome is FileOutcome.ERROR and attempt < ATTEMPTS:
                 failed.append(by_index[result.index])
             else:
                 yield result, attempt

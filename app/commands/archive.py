@@ -19,7 +19,7 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome
+from app.archive.file_job import EngineSpec, FileJob, FileOutcome, FileResult
 from app.archive.inputs import ArchiveInput, list_inputs
 from app.archive.manifest import Manifest
 from app.archive.summary import RunSummary
@@ -173,7 +173,7 @@ class ArchiveRun:
 
         for result, attempts in run_with_retry(backend, todo, self._say_retry):
             item = inputs[result.index]
-            if result.outcome is Outcome.DONE:
+            if result.outcome is FileOutcome.DONE:
                 self._record(item, result)
             else:
                 again = " (failed twice)" if attempts > 1 else ""

@@ -43,7 +43,7 @@ MAX_WER_PERCENT = 20.0
 log = logging.getLogger(__name__)
 
 
-class Outcome(Enum):
+class CheckOutcome(Enum):
     """A self-test check passed, passed with a remark, or failed (values are the printed tags)."""
 
     OK = " ok "
@@ -55,16 +55,16 @@ class Outcome(Enum):
 class CheckResult:
     """One self-test check: its outcome and a one-line detail."""
 
-    outcome: Outcome
+    outcome: CheckOutcome
     detail: str
 
 
 def _ok(detail: str) -> CheckResult:
-    return CheckResult(Outcome.OK, detail)
+    return CheckResult(CheckOutcome.OK, detail)
 
 
 def _fail(detail: str) -> CheckResult:
-    return CheckResult(Outcome.FAIL, detail)
+    return CheckResult(CheckOutcome.FAIL, detail)
 
 
 class ModelCheck:
@@ -169,7 +169,7 @@ def check_qt() -> CheckResult:
         return _fail(f"{detail}; the app icon does not render (QtSvg)")
     families = QFontDatabase.families()
     if not families:
-        return CheckResult(Outcome.WARN, f"{detail}; no fonts found: text will show as boxes (install fonts)")
+        return CheckResult(CheckOutcome.WARN, f"{detail}; no fonts found: text will show as boxes (install fonts)")
     return _ok(f"{detail}, {len(families)} font families, icon renders")
 
 
@@ -196,7 +196,7 @@ def run_self_test() -> int:
         ("model", model.load), ("transcribe", model.transcribe), ("audio", check_audio),
         ("vad", check_vad), ("qt", check_qt)]
     results = [r for name, check in checks if (r := _run(name, check)) is not None]
-    failed = sum(r.outcome is Outcome.FAIL for r in results)
+    failed = sum(r.outcome is CheckOutcome.FAIL for r in results)
     verdict = f"{failed} check(s) failed" if failed else "all is well"
     print(f"self-test: {verdict} ({time.perf_counter() - start:.2f} s)", flush=True)
     return 1 if failed else 0

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.audio.microphones import Microphone
 from app.controller.desktop.integration import options_from_settings
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
@@ -23,10 +24,8 @@ from app.controller.ports import (
     EngineConfig,
     EngineLoader,
     FileTranscript,
-    InputDevice,
     ModelCatalog,
     TranscriptExporter,
-    VoiceDetection,
 )
 from app.controller.record_display import RecordDisplayState
 from app.controller.states import JobState, ModelState
@@ -35,7 +34,7 @@ from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_
 from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
 from app.history.store import HistoryStore
-from app.settings.schema import Settings
+from app.settings.schema import DictationSettings, Settings
 from app.settings.store import SettingsStore
 
 log = logging.getLogger(__name__)
@@ -182,7 +181,7 @@ class AppController(QObject):
             word_timestamps=for_files,  # file results show and export word times (a little more CPU)
         )
 
-    def input_devices(self, rescan: bool = False) -> list[InputDevice]:
+    def input_devices(self, rescan: bool = False) -> list[Microphone]:
         """The input devices; `rescan` makes PortAudio look again (a sound server started
         later, a microphone plugged in): only while no dictation holds a stream open."""
         try:
@@ -264,12 +263,9 @@ class AppController(QObject):
         """`subtitles`: word-level SRT/VTT cues (transcripts with word times)."""
         return self.parts.exporter.write(fmt, transcript, target, subtitles)
 
-    def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, VoiceDetection]:
-        source = AudioSource(device=self.settings.dictation.input_device)
-        chosen = self.settings.dictation
-        voice = VoiceDetection(chosen.vad_sensitivity, chosen.min_silence_s, chosen.speech_pad_s,
-                               chosen.close_sentences)
-        return source, self.decode_options(False), voice
+    def _dictation_request(self) -> tuple[AudioSource, DecodeOptions, DictationSettings]:
+        chosen = copy.copy(self.settings.dictation)  # the session keeps what it started with
+        return AudioSource(device=chosen.input_device), self.decode_options(False), chosen
 
     def file_engine_config(self) -> EngineConfig:
         """The model for file jobs: Settings' `file_name`, else the live one."""

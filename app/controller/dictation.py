@@ -13,17 +13,16 @@ from app.controller.dictation_text import UtteranceTimes, processed_events
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioSource,
-    DictationEvent,
-    DictationEventKind,
     DictationFactory,
     DictationRequest,
     DictationSession,
-    VoiceDetection,
 )
 from app.controller.states import ModelState, RecordState
+from app.dictation.events import DictationEvent, EventType
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.engine.types import DecodeOptions
 from app.history.store import EntryKind, HistoryStore
+from app.settings.schema import DictationSettings
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +39,7 @@ class DictationController(QObject):
     is never stored or typed). `session_started(entry id)` comes before a session's first text.
     Every committed delta of a session reaches the history, `committed` (window, typed or pasted
     output) exactly once, also after an error: a session that reports an error (microphone lost)
-    is FINISHING while its worker commits what it still has, and only its ENDED event closes it
+    is FINISHING while its worker commits what it still has, and only its SUMMARY event (the last) closes it
     and shows the error.
     """
 
@@ -59,7 +58,7 @@ class DictationController(QObject):
         factory: DictationFactory,
         models: ModelManager,
         history: HistoryStore,
-        request_options: Callable[[], tuple[AudioSource, DecodeOptions, VoiceDetection]],
+        request_options: Callable[[], tuple[AudioSource, DecodeOptions, DictationSettings]],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -134,12 +133,12 @@ class DictationController(QObject):
         return self._session is not None
 
     def _open_session(self) -> None:
-        source, options, voice = self._request_options()
+        source, options, chosen = self._request_options()
         engine = self._models.engine
         assert engine is not None
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
-        request = DictationRequest(engine, self.source_override or source, options, voice, self.recovery_dir,
+        request = DictationRequest(engine, self.source_override or source, options, chosen, self.recovery_dir,
                                    entry_id)
         self.session_started.emit(entry_id)
         try:
@@ -175,29 +174,29 @@ class DictationController(QObject):
 
     def _store(self, entry_id: int, event: DictationEvent, utterance: UtteranceTimes) -> None:
         """Committed text into the entry; once an utterance is over, when it was spoken."""
-        if event.kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and event.text:
+        if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:
             self._history.append(entry_id, event.text)
         for piece in utterance.update(event):
             self._history.add_segment(entry_id, piece)
 
     def _on_event(self, number: int, event: DictationEvent) -> None:
-        kind = event.kind
-        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL):
+        kind = event.type
+        if kind in (EventType.COMMIT, EventType.FINAL):
             self._commit(event)  # committed text is in the history already: show it, always
             return
         if number != self._session_number:
             return  # a late event of a session that was cancelled
-        if kind == DictationEventKind.TENTATIVE:
+        if kind == EventType.TENTATIVE:
             self.tentative.emit(event.text)
             self._hear_speech()
-        elif kind == DictationEventKind.ERROR and self._session is not None:
+        elif kind == EventType.ERROR and self._session is not None:
             self._on_session_error(_with_advice(event.text))
-        elif kind == DictationEventKind.ENDED and self._session is not None:
+        elif kind == EventType.SUMMARY and self._session is not None:
             self._end_session()
             self._set_state(RecordState.ERROR if self._error else RecordState.IDLE, self._error)
 
     def _on_session_error(self, message: str) -> None:
-        """The worker goes on committing what it has: stay FINISHING until it has ENDED."""
+        """The worker goes on committing what it has: stay FINISHING until its SUMMARY (the last event)."""
         self._error = message
         assert self._session is not None
         try:
@@ -214,7 +213,7 @@ class DictationController(QObject):
             return  # the text of a session already closed (cancelled): shown, nothing else
         if event.latency_ms is not None:
             self.commit_latency.emit(event.latency_ms)
-        if event.kind == DictationEventKind.FINAL:
+        if event.type == EventType.FINAL:
             self.utterance_ended.emit()
             self.tentative.emit("")
             if self.state == RecordState.HEARING_SPEECH:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from app.controller.ports import DictationEvent, DictationEventKind
+from app.dictation.events import DictationEvent, EventType
 from app.dictation.postprocess import TextPostProcessor
 from app.history.entry import split_closing_mark
 from app.history.store import TimedText
@@ -14,14 +14,14 @@ from app.history.store import TimedText
 def processed_events(processor: TextPostProcessor, event: DictationEvent) -> list[DictationEvent]:
     """`event` with its committed delta post-processed; at the end of a session, what the
     processor still held back comes first, as a COMMIT."""
-    kind = event.kind
-    if kind == DictationEventKind.COMMIT:
-        return [dataclasses.replace(event, text=processor.feed(event.text))]
-    if kind == DictationEventKind.FINAL:
-        return [dataclasses.replace(event, text=processor.feed(event.text) + processor.end_utterance())]
-    if kind == DictationEventKind.ENDED:
+    kind = event.type
+    if kind == EventType.COMMIT:
+        return [dataclasses.replace(event, text=processor.feed(event.text), words=None)]
+    if kind == EventType.FINAL:
+        return [dataclasses.replace(event, text=processor.feed(event.text) + processor.end_utterance(), words=None)]
+    if kind == EventType.SUMMARY:
         rest = processor.end_utterance()
-        return [DictationEvent(DictationEventKind.COMMIT, rest), event] if rest else [event]
+        return [DictationEvent(EventType.COMMIT, rest), event] if rest else [event]
     return [event]
 
 
@@ -42,9 +42,9 @@ class UtteranceTimes:
     def update(self, event: DictationEvent) -> list[TimedText]:
         """The finished pieces `event` makes known (usually none)."""
         done: list[TimedText] = []
-        kind = event.kind
+        kind = event.type
         text = event.text
-        if kind in (DictationEventKind.COMMIT, DictationEventKind.FINAL) and text:
+        if kind in (EventType.COMMIT, EventType.FINAL) and text:
             if self.closed and any(ch.isalnum() for ch in text):
                 mark, text = split_closing_mark(text)
                 self.text += mark  # ". Next words": the mark ends the utterance before
@@ -53,9 +53,9 @@ class UtteranceTimes:
                 self.start = event.audio_start_s
             self.text += text
             self.end = max(self.end, event.audio_end_s)
-        if kind == DictationEventKind.FINAL:
+        if kind == EventType.FINAL:
             self.closed = True
-        elif kind == DictationEventKind.ENDED:  # (stopped mid-utterance: it ends with its last words)
+        elif kind == EventType.SUMMARY:  # (stopped mid-utterance: it ends with its last words)
             done = self._finish()
         return done
 

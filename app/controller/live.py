@@ -12,15 +12,9 @@ import numpy as np
 from app.audio.capture import AudioDeviceError, MicrophoneCapture, rescan_devices
 from app.audio.replay import ReplaySource
 from app.audio.vad import VadOptions
-from app.controller.ports import (
-    AudioSource,
-    DictationEvent,
-    DictationEventKind,
-    DictationRequest,
-)
+from app.controller.ports import AudioSource, DictationRequest
 from app.dictation.audio_journal import AudioJournal
-from app.dictation.events import DictationEvent as WorkerEvent
-from app.dictation.events import EventType
+from app.dictation.events import DictationEvent, EventType
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import PolicyOptions, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
@@ -29,14 +23,6 @@ log = logging.getLogger(__name__)
 
 LEVEL_WINDOW_S = 0.05
 """The level meter shows the peak of the newest 50 ms of audio."""
-
-_KINDS = {
-    EventType.TENTATIVE: DictationEventKind.TENTATIVE,
-    EventType.COMMIT: DictationEventKind.COMMIT,
-    EventType.FINAL: DictationEventKind.FINAL,
-    EventType.ERROR: DictationEventKind.ERROR,
-    EventType.SUMMARY: DictationEventKind.ENDED,
-}
 
 
 def vad_threshold(sensitivity: float) -> float:
@@ -64,11 +50,11 @@ class LiveSession:
             initial_prompt=request.options.initial_prompt,
         )
         options = DictationOptions(
-            policy=PolicyOptions(decode=decode, close_sentences=request.voice.close_sentences),
+            policy=PolicyOptions(decode=decode, close_sentences=request.settings.close_sentences),
             vad=VadOptions(
-                threshold=vad_threshold(request.voice.sensitivity),
-                min_silence_s=request.voice.min_silence_s,
-                speech_pad_s=request.voice.speech_pad_s,
+                threshold=vad_threshold(request.settings.vad_sensitivity),
+                min_silence_s=request.settings.min_silence_s,
+                speech_pad_s=request.settings.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
             audio_tap=self._journal,
@@ -99,20 +85,11 @@ class LiveSession:
         until it is committed; the source ring, what the worker has not pulled yet."""
         return max(_newest_peak(self._worker.timeline.ring), _newest_peak(self._source.ring))
 
-    def _forward(self, event: WorkerEvent) -> None:
+    def _forward(self, event: DictationEvent) -> None:
         """Worker thread. Committed text is stored by `emit`; only then is its audio let go."""
         if event.type is EventType.SUMMARY:
             self._end_journal()
-        self._emit(
-            DictationEvent(
-                kind=_KINDS[event.type],
-                text=event.text,
-                utterance=event.utterance,
-                audio_start_s=event.audio_start_s,
-                audio_end_s=event.audio_end_s,
-                latency_ms=event.latency_ms if event.type in (EventType.COMMIT, EventType.FINAL) else None,
-            )
-        )
+        self._emit(event)
         if self._journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
             self._journal.mark_committed(event.audio_end_s)
 

@@ -7,13 +7,14 @@ Audio arrays are mono float32 at 16 kHz; times are seconds from the start of the
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from app.audio.microphones import Microphone as Microphone  # the views list these
 from app.dictation.decoder_port import WindowDecoder
+from app.dictation.events import DictationEvent
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -22,6 +23,7 @@ from app.engine.types import (
     Timings,
     TranscriptionInfo,
 )
+from app.settings.schema import DictationSettings
 
 if TYPE_CHECKING:  # NumPy and the engine's detectors load with the model, after the window is up
     import numpy as np
@@ -115,30 +117,6 @@ class ModelCatalog(Protocol):
 # --- live dictation ---------------------------------------------------------------------
 
 
-class DictationEventKind(enum.Enum):
-    """What a live session reports: tentative text, committed text, an utterance's end, an error, its end."""
-
-    TENTATIVE = "tentative"
-    COMMIT = "commit"
-    FINAL = "final"
-    ERROR = "error"
-    ENDED = "ended"
-    """The session stopped (after its flush) or its replayed file ran out."""
-
-
-@dataclass(frozen=True)
-class DictationEvent:
-    """One update. For COMMIT/FINAL, `text` is the new committed delta (never changed later);
-    for TENTATIVE, the whole current tentative tail; for ERROR, a user-facing message."""
-
-    kind: DictationEventKind
-    text: str = ""
-    utterance: int = 0
-    audio_start_s: float = 0.0
-    audio_end_s: float = 0.0
-    latency_ms: float | None = None
-
-
 @dataclass(frozen=True)
 class AudioSource:
     """Where dictation audio comes from: a capture device (None = default) or a replayed file."""
@@ -149,27 +127,16 @@ class AudioSource:
 
 
 @dataclass(frozen=True)
-class VoiceDetection:
-    """How utterances are cut and joined, as chosen in the settings: `sensitivity` 0..1 (higher
-    hears quieter speech), `min_silence_s` (a pause this long ends an utterance), `speech_pad_s`
-    (audio kept before speech), in seconds; `close_sentences`: end punctuation between utterances
-    and at the session's end (PolicyOptions.close_sentences)."""
-
-    sensitivity: float = 0.5
-    min_silence_s: float = 0.5
-    speech_pad_s: float = 0.3
-    close_sentences: bool = True
-
-
-@dataclass(frozen=True)
 class DictationRequest:
-    """`recovery_dir`: journal the session's audio there for crash recovery (None = don't);
-    `entry_id`: the session's History entry, where recovered text goes."""
+    """`settings`: how utterances are cut and joined, as chosen in the settings (a copy; its
+    `input_device` is not read: `source` says where the audio comes from); `recovery_dir`:
+    journal the session's audio there for crash recovery (None = don't); `entry_id`: the
+    session's History entry, where recovered text goes."""
 
     engine: Engine
     source: AudioSource
     options: DecodeOptions
-    voice: VoiceDetection = VoiceDetection()
+    settings: DictationSettings = field(default_factory=DictationSettings)
     recovery_dir: Path | None = None
     entry_id: int | None = None
 
@@ -180,7 +147,7 @@ class DictationSession(Protocol):
     def start(self) -> None: ...
 
     def stop(self) -> None:
-        """Finish: decode what is buffered, commit it, then send ENDED."""
+        """Finish: decode what is buffered, commit it, then send SUMMARY (the last event)."""
         ...
 
     def cancel(self) -> None: ...
@@ -198,21 +165,7 @@ DictationFactory = Callable[[DictationRequest, Callable[[DictationEvent], None]]
 """Builds a session whose events go to the callback (called from a worker thread)."""
 
 
-@dataclass(frozen=True)
-class InputDevice:
-    """An audio input device by name; `is_default` for the system's default one."""
-
-    name: str
-    is_default: bool = False
-    label: str = ""
-    """What menus call it (the sound server's description); `name` is what is stored."""
-
-    @property
-    def shown_name(self) -> str:
-        return self.label or self.name
-
-
-DeviceLister = Callable[[bool], list[InputDevice]]
+DeviceLister = Callable[[bool], list[Microphone]]
 """Lists input devices; with True, PortAudio enumerates them again first."""
 
 

@@ -47,7 +47,7 @@ import enum
 from collections.abc import Sequence
 from typing import Protocol
 
-from app.dictation.text import Word
+from app.dictation.text import HypothesisWord
 
 
 class CommitRule(enum.Enum):
@@ -72,8 +72,9 @@ class CommitOptions(Protocol):
     def unsure_wait_s(self) -> float: ...
 
 
-def committable(tail: Sequence[Word], agreed: int, audio_end_s: float, heard_s: float,
-                agreeing: Sequence[Sequence[Word]], options: CommitOptions, earlier: Sequence[Word] = ()) -> int:
+def committable(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
+                agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
+                earlier: Sequence[HypothesisWord] = ()) -> int:
     """How many leading words of `tail` (absolute times, s) to commit while the utterance goes
     on: of the first `agreed`, those before the rule's horizon (`audio_end_s` minus the rule's
     margin); none from a word that `earlier`, the hypothesis before the agreeing ones, wrote
@@ -95,7 +96,7 @@ def committable(tail: Sequence[Word], agreed: int, audio_end_s: float, heard_s: 
     return n
 
 
-def _unsure(tail: Sequence[Word], agreeing: Sequence[Sequence[Word]], i: int, audio_end_s: float,
+def _unsure(tail: Sequence[HypothesisWord], agreeing: Sequence[Sequence[HypothesisWord]], i: int, audio_end_s: float,
             options: CommitOptions) -> bool:
     """Word `i` of `tail` is under `min_word_probability` in some agreeing hypothesis, and ends
     within `unsure_wait_s` of the end of the audio."""
@@ -105,7 +106,7 @@ def _unsure(tail: Sequence[Word], agreeing: Sequence[Sequence[Word]], i: int, au
     return lowest < options.min_word_probability
 
 
-def _contradicted(tail: Sequence[Word], earlier: Sequence[Word], i: int) -> bool:
+def _contradicted(tail: Sequence[HypothesisWord], earlier: Sequence[HypothesisWord], i: int) -> bool:
     """`earlier` has another word than `tail` at `i`, and not as its last word (a hypothesis'
     last word is often a guess at the word still being spoken: "after" before "afternoon")."""
     return i + 1 < len(earlier) and earlier[i].norm != tail[i].norm

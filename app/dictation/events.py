@@ -59,15 +59,17 @@ class DictationEvent:
     `text` is the committed delta for COMMIT/FINAL (with Whisper's leading space), the whole
     current tentative tail for TENTATIVE, and the message for ERROR. `audio_start_s`/`audio_end_s`
     locate the text in session audio (seconds). `latency_ms` is wall time from the capture of the
-    audio at `audio_end_s` to the emission of this event. `decode_ms`: the decode behind it.
+    audio at `audio_end_s` to the emission of this event; None where no captured audio stands
+    behind it (the text the controller's post-processor held back until the session's end).
+    `decode_ms`: the decode behind it.
     """
 
     type: EventType
-    text: str
-    utterance: int
-    audio_start_s: float
-    audio_end_s: float
-    latency_ms: float
+    text: str = ""
+    utterance: int = 0
+    audio_start_s: float = 0.0
+    audio_end_s: float = 0.0
+    latency_ms: float | None = None
     decode_ms: float = 0.0
     summary: SessionSummary | None = None  # set on the SUMMARY event only
     words: tuple[TimedWord, ...] | None = None  # COMMIT/FINAL, when the session times words
@@ -80,7 +82,7 @@ class DictationEvent:
             "utterance": self.utterance,
             "audio_start_s": round(self.audio_start_s, 3),
             "audio_end_s": round(self.audio_end_s, 3),
-            "latency_ms": round(self.latency_ms, 1),
+            "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
         }
         if self.words is not None:
             data["words"] = [w.to_json_dict() for w in self.words]

@@ -10,7 +10,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.dictation.text import Word
+from app.dictation.text import HypothesisWord
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def judge_window(
     return Verdict.ACCEPT
 
 
-def cut_repetitions(words: Sequence[Word], max_repeats: int) -> list[Word]:
+def cut_repetitions(words: Sequence[HypothesisWord], max_repeats: int) -> list[HypothesisWord]:
     """Drop everything after the first n-gram (n = 1..4) repeated more than allowed in a row
     (`max_repeats`, one more for single words), keeping the allowed occurrences."""
     norms = [w.norm for w in words]

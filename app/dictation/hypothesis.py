@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.dictation.guards import cut_repetitions
-from app.dictation.text import Word, split_words, timed_words
+from app.dictation.text import HypothesisWord, split_words, timed_words
 from app.engine.types import SAMPLE_RATE, WindowResult
 
 
@@ -16,7 +16,7 @@ class Hypothesis:
     """`words` with absolute times (s); per segment, `seg_word_end` the index one past its last
     word and `seg_end` its absolute end time (s)."""
 
-    words: list[Word]
+    words: list[HypothesisWord]
     seg_word_end: list[int]
     seg_end: list[float]
 
@@ -32,7 +32,7 @@ def hypothesis_words(result: WindowResult, window_start: int, end: int, max_ngra
     than `max_ngram_repeats` times are cut (guards.py)."""
     offset = window_start / SAMPLE_RATE
     limit = end / SAMPLE_RATE
-    words: list[Word] = []
+    words: list[HypothesisWord] = []
     seg_word_end: list[int] = []
     seg_end: list[float] = []
     for seg in result.segments:

@@ -17,8 +17,8 @@ from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadE
 from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary, TimedWord
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
-from app.dictation.text import Word, join_words
-from app.dictation.timeline import AudioSource, AudioTap, SessionRecorder, Timeline
+from app.dictation.text import HypothesisWord, join_words
+from app.dictation.timeline import AudioTap, RingProducer, SessionRecorder, Timeline
 from app.dictation.worker_state import LIVE, WorkerState, WorkerStateCell
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
 
@@ -44,7 +44,7 @@ class DictationWorker:
 
     def __init__(
         self,
-        source: AudioSource,
+        source: RingProducer,
         decoder: WindowDecoder,
         sink: EventSink,
         options: DictationOptions = DictationOptions(),
@@ -266,7 +266,7 @@ class DictationWorker:
         if words or tentative:
             self.stats.text_shown(time.monotonic())
 
-    def _timed(self, words: list[Word]) -> tuple[TimedWord, ...] | None:
+    def _timed(self, words: list[HypothesisWord]) -> tuple[TimedWord, ...] | None:
         """The committed words with their times, where the session times words (else None)."""
         if not self.options.policy.decode.word_timestamps:
             return None

@@ -26,7 +26,7 @@ from app.dictation.policy_options import PolicyOptions, streaming_decode_options
 from app.dictation.rest_decode import decode_rest
 from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence, final_mark, mark_between
 from app.dictation.text import (
-    Word,
+    HypothesisWord,
     align_committed,
     capitalise_sentence_starts,
     common_prefix,
@@ -45,8 +45,8 @@ MAX_WINDOW = 30 * SAMPLE_RATE
 class PolicyUpdate:
     """The result of one decode: newly committed words, the tentative tail, timing (s)."""
 
-    committed: list[Word]
-    tentative: list[Word]
+    committed: list[HypothesisWord]
+    tentative: list[HypothesisWord]
     decode_s: float
     verdict: Verdict
 
@@ -72,12 +72,12 @@ class StreamingPolicy:
         self.floor = 0  # no window may start before this (end of the previous utterance)
         self._utterance_start = 0  # absolute 16 kHz index where the current utterance's own audio starts
         self._joined = False  # its window starts in the previous utterance, after a sentence pause (`begin`)
-        self.committed: list[Word] = []  # whole session
-        self._in_window: list[Word] = []  # committed words whose audio is in the window
-        self._prev_tail: list[Word] = []
-        self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
-        self._earlier_tail: list[Word] = []  # the hypothesis before the agreeing ones (commit_rule.py)
-        self._last_words: list[Word] = []  # the last decode's words, absolute times
+        self.committed: list[HypothesisWord] = []  # whole session
+        self._in_window: list[HypothesisWord] = []  # committed words whose audio is in the window
+        self._prev_tail: list[HypothesisWord] = []
+        self._older_tails: list[list[HypothesisWord]] = []  # for agreement > 2, oldest first
+        self._earlier_tail: list[HypothesisWord] = []  # the hypothesis before the agreeing ones (commit_rule.py)
+        self._last_words: list[HypothesisWord] = []  # the last decode's words, absolute times
         self._prompt_cache: tuple[str, list[int]] = ("", [])
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
@@ -159,8 +159,8 @@ class StreamingPolicy:
         if not mark or not self.committed:
             return PolicyUpdate([], [], 0.0, Verdict.ACCEPT)
         last = self.committed[-1]
-        self.committed[-1] = Word(last.text + mark, last.start, last.end)
-        return PolicyUpdate([Word(mark, last.end, last.end)], [], 0.0, Verdict.ACCEPT)
+        self.committed[-1] = HypothesisWord(last.text + mark, last.start, last.end)
+        return PolicyUpdate([HypothesisWord(mark, last.end, last.end)], [], 0.0, Verdict.ACCEPT)
 
     def ends_open(self) -> bool:
         """The last decode left tentative words that end mid-sentence (no . ? ! after the last;
@@ -178,7 +178,7 @@ class StreamingPolicy:
         return now
 
     # ------------------------------------------------------------------ internals
-    def _agreed(self, tail: list[Word]) -> int:
+    def _agreed(self, tail: list[HypothesisWord]) -> int:
         """Words of `tail` that the last `agreement - 1` hypotheses also start with."""
         if self.options.agreement == 1:
             return len(tail)
@@ -189,7 +189,8 @@ class StreamingPolicy:
             n = min(n, common_prefix(older, tail))
         return n
 
-    def _utterance_hypothesis(self, end: int, final: bool) -> tuple[Hypothesis, int, list[Word], Verdict, float]:
+    def _utterance_hypothesis(self, end: int, final: bool
+                              ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
         """`_hypothesis`, but a joined window whose decode writes nothing after the committed words
         once the new utterance has `unjoin_after_s` of audio is given up: Whisper, hearing a
         finished sentence, a pause and new speech, can end the text with the old sentence and drop
@@ -207,7 +208,8 @@ class StreamingPolicy:
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
         return hyp, k, tail, verdict, decode_s + found[4]
 
-    def _hypothesis(self, end: int, final: bool = False) -> tuple[Hypothesis, int, list[Word], Verdict, float]:
+    def _hypothesis(self, end: int, final: bool = False
+                    ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
         """Decode [window_start, end) (with the final-decode options if `final`): the hypothesis,
         where its uncommitted tail starts, the tail (empty unless the guards accept it), the
         verdict and the decode time in seconds."""
@@ -246,7 +248,7 @@ class StreamingPolicy:
             return max(0, min(n_tail, hyp.seg_word_end[-2] - k))
         return n_tail
 
-    def _commit(self, words: list[Word]) -> None:
+    def _commit(self, words: list[HypothesisWord]) -> None:
         """Append to the committed text; estimated times are kept non-decreasing (different
         hypotheses place segment boundaries, and so interpolated word times, differently)."""
         if not words:
@@ -254,19 +256,19 @@ class StreamingPolicy:
         last = self.committed[-1].end if self.committed else 0.0
         for i, w in enumerate(words):
             if w.start < last:
-                words[i] = Word(w.text, last, max(w.end, last))
+                words[i] = HypothesisWord(w.text, last, max(w.end, last))
             last = words[i].end
         if self.committed:
             o = self.options
             mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
                                       o.close_sentences, o.sentence_pause_s)
-            words[0] = Word(mark + text, words[0].start, words[0].end)
+            words[0] = HypothesisWord(mark + text, words[0].start, words[0].end)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)
         self._boundary, self._joined = None, False
         words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
-        words[-1] = Word(text, words[-1].start, words[-1].end)
+        words[-1] = HypothesisWord(text, words[-1].start, words[-1].end)
         self._decided_mark = None
         self.committed.extend(words)
         self._in_window.extend(words)

@@ -24,7 +24,7 @@ from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import hypothesis_words
 from app.dictation.policy_options import PolicyOptions
 from app.dictation.sentence_shape import ends_sentence
-from app.dictation.text import Word, join_words
+from app.dictation.text import HypothesisWord, join_words
 from app.engine.decoding.window_decoder import compression_ratio
 from app.engine.types import SAMPLE_RATE, CancelToken
 
@@ -36,11 +36,11 @@ def decode_rest(
     decoder: WindowDecoder,
     get_audio: Callable[[int, int], NDArray[np.float32]],
     speech_ratio: Callable[[int, int], float],
-    heard: Sequence[Word],
+    heard: Sequence[HypothesisWord],
     end: int,
     options: PolicyOptions,
     cancel: CancelToken | None = None,
-) -> list[Word]:
+) -> list[HypothesisWord]:
     """Words (absolute times, s) of the speech in [end of `heard`, `end`) (16 kHz sample
     indices) when the words of the utterance's final decode, `heard`, stop
     `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no

@@ -15,7 +15,7 @@ _NON_SPEECH = re.compile(r"\[[^\]]*\]|\([^)]*\)|[♪♫♬*]")
 
 
 @dataclass(frozen=True)
-class Word:
+class HypothesisWord:
     """One word of a hypothesis. `text` keeps Whisper's leading space and punctuation;
     `start`/`end` are estimated absolute times in seconds of session audio; `probability` the
     decoder's (mean over the word's tokens, lowest over the timed pieces it spans), 1.0 where
@@ -41,7 +41,7 @@ def strip_non_speech(text: str) -> str:
     return _NON_SPEECH.sub("", text)
 
 
-def split_words(text: str, start: float, end: float) -> list[Word]:
+def split_words(text: str, start: float, end: float) -> list[HypothesisWord]:
     """Split a segment's text into words with times interpolated by character position."""
     pieces = re.findall(r"\s*\S+", strip_non_speech(text))
     pieces = [p for p in pieces if normalize_word(p)]
@@ -51,12 +51,12 @@ def split_words(text: str, start: float, end: float) -> list[Word]:
     for piece in pieces:
         w_start = start + span * pos / total
         pos += len(piece)
-        words.append(Word(piece, w_start, start + span * pos / total))
+        words.append(HypothesisWord(piece, w_start, start + span * pos / total))
     return words
 
 
 def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float,
-                probabilities: Sequence[float] = ()) -> list[Word]:
+                probabilities: Sequence[float] = ()) -> list[HypothesisWord]:
     """`split_words(text, start, end)` with each word's times taken from `timed`, the same text
     as (word, start s, end s) pieces that the cross-attention aligner timed (their split may
     differ: "well-known" is one word here, three pieces there). Letters are matched in order,
@@ -72,7 +72,7 @@ def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: flo
     for word, n in zip(words, counts, strict=True):
         letters = letter_times[pos : pos + n]
         prob = min(probabilities[i] for _, _, i in letters) if probabilities else 1.0
-        out.append(Word(word.text, letters[0][0], letters[-1][1], prob))
+        out.append(HypothesisWord(word.text, letters[0][0], letters[-1][1], prob))
         pos += n
     return out
 
@@ -93,7 +93,7 @@ def _letter_times(timed: Sequence[tuple[str, float, float]]) -> list[tuple[float
     return [spans[i] for i, c in enumerate(text) if not removed[i] and _is_letter(c)]
 
 
-def common_prefix(a: Sequence[Word], b: Sequence[Word]) -> int:
+def common_prefix(a: Sequence[HypothesisWord], b: Sequence[HypothesisWord]) -> int:
     """Length of the longest prefix on which `a` and `b` agree (normalised words)."""
     n = 0
     for x, y in zip(a, b, strict=False):
@@ -103,7 +103,7 @@ def common_prefix(a: Sequence[Word], b: Sequence[Word]) -> int:
     return n
 
 
-def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> int:
+def align_committed(hypothesis: Sequence[HypothesisWord], committed: Sequence[HypothesisWord]) -> int:
     """Index in `hypothesis` where text not yet committed begins.
 
     `committed` are the words already committed from the current window; a fresh decode of the
@@ -130,7 +130,7 @@ def align_committed(hypothesis: Sequence[Word], committed: Sequence[Word]) -> in
     return _skip_fillers(hypothesis, min(k, len(hypothesis)))
 
 
-def _first_after(hypothesis: Sequence[Word], end_s: float) -> int:
+def _first_after(hypothesis: Sequence[HypothesisWord], end_s: float) -> int:
     """Index of the first word centred after `end_s` (s). When a decode does not repeat the
     committed words (a trim moved the window start past most of their audio), skipping one
     hypothesis word per committed word would skip new words instead: with "quarter and plan the
@@ -138,13 +138,13 @@ def _first_after(hypothesis: Sequence[Word], end_s: float) -> int:
     return next((i for i, w in enumerate(hypothesis) if (w.start + w.end) / 2 > end_s), len(hypothesis))
 
 
-def _skip_fillers(hypothesis: Sequence[Word], k: int) -> int:
+def _skip_fillers(hypothesis: Sequence[HypothesisWord], k: int) -> int:
     while k < len(hypothesis) and hypothesis[k].norm in FILLERS:
         k += 1
     return k
 
 
-def join_words(words: Sequence[Word]) -> str:
+def join_words(words: Sequence[HypothesisWord]) -> str:
     """Concatenate words into text (words carry their own leading spaces)."""
     return "".join(w.text for w in words)
 
@@ -169,13 +169,13 @@ def capitalise(text: str) -> str:
     return text[: len(text) - len(stripped)] + stripped[0].upper() + stripped[1:]
 
 
-def capitalise_sentence_starts(words: list[Word]) -> list[Word]:
+def capitalise_sentence_starts(words: list[HypothesisWord]) -> list[HypothesisWord]:
     """Words after end punctuation start upper-case (Whisper, continuing a fragment it heard
     after a pause, sometimes writes "you. ask what")."""
     out = list(words[:1])
     for prev, word in itertools.pairwise(words):
         if prev.text.rstrip().endswith(END_MARKS) and not prev.text.rstrip().endswith(".."):
-            word = Word(capitalise(word.text), word.start, word.end)
+            word = HypothesisWord(capitalise(word.text), word.start, word.end)
         out.append(word)
     return out
 

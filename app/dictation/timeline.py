@@ -19,7 +19,7 @@ from app.audio.ring_buffer import RingBuffer
 from app.private_files import private_file
 
 
-class AudioSource(Protocol):
+class RingProducer(Protocol):
     """A producer filling `ring` (mono float32 at `ring.sample_rate`): microphone or replay."""
 
     ring: RingBuffer
@@ -60,7 +60,7 @@ class SessionRecorder:
 
 
 class Timeline:
-    """Pulls from an `AudioSource` ring, resamples to 16 kHz and stores the result.
+    """Pulls from a `RingProducer` ring, resamples to 16 kHz and stores the result.
 
     `pull(max_samples)` moves all available source samples (None), or exactly `max_samples` once
     that many are there (fewer only at the end), and returns the new 16 kHz audio, float32 (n,).
@@ -70,7 +70,7 @@ class Timeline:
 
     def __init__(
         self,
-        source: AudioSource,
+        source: RingProducer,
         realtime: bool,
         capacity_s: float = 90.0,
         recorder: SessionRecorder | None = None,

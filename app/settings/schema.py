@@ -85,6 +85,7 @@ class DownloadSettings:
     token: str = ""
 
 
+DEFAULT_HOTKEY = "ctrl+alt+space"
 OUTPUT_MODES: tuple[str, ...] = ("window", "type", "paste")
 HOTKEY_MODES: tuple[str, ...] = ("toggle", "hold")
 
@@ -96,7 +97,7 @@ class OutputSettings:
     Post-processing of committed text; `replacements`: one "spoken -> written" per line."""
 
     mode: str = "type"
-    hotkey: str = "ctrl+alt+space"
+    hotkey: str = DEFAULT_HOTKEY
     hotkey_mode: str = "toggle"
     show_indicator: bool = True
     spoken_punctuation: bool = True

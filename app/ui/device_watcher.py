@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.controller.ports import InputDevice
+from app.controller.ports import Microphone
 
 POLL_MS = 2000
 """Between two looks: a plugged-in headset shows up within this, and a look costs one `pactl`
@@ -22,21 +22,21 @@ log = logging.getLogger(__name__)
 
 
 class DeviceWatcher(QObject):
-    """Calls `lister(True)` off the GUI thread every `interval_ms`; emits `changed(list[InputDevice])`."""
+    """Calls `lister(True)` off the GUI thread every `interval_ms`; emits `changed(list[Microphone])`."""
 
     changed = Signal(list)
 
-    def __init__(self, lister: Callable[[bool], list[InputDevice]], interval_ms: int = POLL_MS,
+    def __init__(self, lister: Callable[[bool], list[Microphone]], interval_ms: int = POLL_MS,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._lister = lister
-        self._last: list[InputDevice] | None = None
+        self._last: list[Microphone] | None = None
         self._busy = threading.Lock()
         self._stopped = threading.Event()
         self._timer = QTimer(self, interval=interval_ms)
         self._timer.timeout.connect(self.look_now)
 
-    def start(self, known: list[InputDevice]) -> None:
+    def start(self, known: list[Microphone]) -> None:
         """Look every interval from now on; `known` is the list the window shows already."""
         self._last = list(known)
         self._stopped.clear()

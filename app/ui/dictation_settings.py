@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QSlider, QVBoxLayout, QWidget
 
-from app.controller.ports import InputDevice
+from app.audio.microphones import Microphone
 from app.settings.schema import Settings
 from app.ui.microphone_picker import MicrophoneCombo
 from app.ui.settings_choices import seconds_box, theme_combo
@@ -14,7 +14,7 @@ from app.ui.settings_choices import seconds_box, theme_combo
 class DictationSettingsPage(QWidget):
     """Shows `settings`' dictation and window choices; `collect_into` writes them back."""
 
-    def __init__(self, settings: Settings, devices: list[InputDevice], parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, devices: list[Microphone], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         chosen = settings.dictation
         self.device = MicrophoneCombo(self)

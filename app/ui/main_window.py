@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.app_controller import AppController
-from app.controller.ports import EngineDescription, InputDevice
+from app.controller.ports import EngineDescription, Microphone
 from app.controller.states import ModelState, RecordState
 from app.engine.types import Segment
 from app.private_files import private_dir, tighten
@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
         if self.isVisible():
             self.device_watcher.start(devices)
 
-    def _show_devices(self, devices: list[InputDevice]) -> None:
+    def _show_devices(self, devices: list[Microphone]) -> None:
         self.record_bar.set_devices(devices, self.controller.settings.dictation.input_device)
 
     # --- commands (menus, buttons, tray) ---------------------------------------------

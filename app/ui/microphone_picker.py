@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QStyle, QStyleOptionComboBox, QStylePainter, QWidget
 
-from app.controller.ports import InputDevice
+from app.controller.ports import Microphone
 
 DEFAULT_ALIASES = frozenset({"pulse", "pipewire", "default", "sysdefault"})
 """PortAudio's names for the default input, which settings written before the microphones had
@@ -26,13 +26,13 @@ def chosen_microphone(stored: str | None) -> str | None:
     return None if stored in DEFAULT_ALIASES else stored
 
 
-def device_choices(devices: Sequence[InputDevice], chosen: str | None = None) -> list[tuple[str, str | None]]:
+def device_choices(devices: Sequence[Microphone], chosen: str | None = None) -> list[tuple[str, str | None]]:
     """(menu text, stored value): the system default (None) naming the device it is now, each
     microphone, and the chosen one when it is not connected."""
-    default = next((d.shown_name for d in devices if d.is_default), "")
+    default = next((d.name for d in devices if d.is_default), "")
     choices: list[tuple[str, str | None]] = [
         (f"System default ({default})" if default else "System default microphone", None)]
-    choices += [(d.shown_name, d.name) for d in devices]
+    choices += [(d.name, d.name) for d in devices]
     chosen = chosen_microphone(chosen)
     if chosen and all(d.name != chosen for d in devices):
         choices.append((f"{chosen} {NOT_CONNECTED}", chosen))
@@ -51,7 +51,7 @@ class MicrophoneCombo(QComboBox):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.currentIndexChanged.connect(self._show_whole_name)
 
-    def set_devices(self, devices: Sequence[InputDevice], chosen: str | None) -> None:
+    def set_devices(self, devices: Sequence[Microphone], chosen: str | None) -> None:
         """List `devices` and select `chosen` (None = the system default)."""
         self.blockSignals(True)
         self.clear()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.controller.ports import InputDevice
+from app.audio.microphones import Microphone
 from app.controller.states import RecordState
 from app.ui.icons import icon
 from app.ui.microphone_picker import MicrophoneCombo
@@ -190,7 +190,7 @@ class RecordBar(QWidget):
         elif not (self.state.is_active or self.state == RecordState.FINISHING):
             self.button.setToolTip("Start dictation (Ctrl+R)")
 
-    def set_devices(self, devices: list[InputDevice], current: str | None) -> None:
+    def set_devices(self, devices: list[Microphone], current: str | None) -> None:
         """List `devices`, `current` (the stored choice, None = system default) selected."""
         self.devices.set_devices(devices, current)
 

@@ -4,9 +4,9 @@ committed with the next utterance's first words, ends the utterance it closes.""
 from __future__ import annotations
 
 from app.controller.dictation_text import UtteranceTimes
-from app.controller.ports import DictationEvent, DictationEventKind
+from app.dictation.events import DictationEvent, EventType
 
-COMMIT, FINAL, ENDED = DictationEventKind.COMMIT, DictationEventKind.FINAL, DictationEventKind.ENDED
+COMMIT, FINAL, SUMMARY = EventType.COMMIT, EventType.FINAL, EventType.SUMMARY
 
 
 def test_the_held_back_full_stop_goes_to_the_utterance_it_ends() -> None:
@@ -16,7 +16,7 @@ def test_the_held_back_full_stop_goes_to_the_utterance_it_ends() -> None:
         DictationEvent(FINAL, " everyone", 0, 1.0, 1.8),  # its "." is held back
         DictationEvent(COMMIT, ". Question:", 1, 2.1, 2.9),
         DictationEvent(FINAL, " who is coming?", 1, 2.9, 4.0),
-        DictationEvent(ENDED),
+        DictationEvent(SUMMARY),
     ]
     pieces = [piece for event in events for piece in times.update(event)]
     assert [p.text.strip() for p in pieces] == ["Good morning everyone.", "Question: who is coming?"]

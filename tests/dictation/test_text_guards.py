@@ -5,11 +5,11 @@ from __future__ import annotations
 import itertools
 
 from app.dictation.guards import GuardOptions, Verdict, cut_repetitions, judge_window
-from app.dictation.text import Word, align_committed, common_prefix, split_words, timed_words
+from app.dictation.text import HypothesisWord, align_committed, common_prefix, split_words, timed_words
 
 
-def words(text: str) -> list[Word]:
-    return [Word(" " + w, float(i), float(i) + 0.5) for i, w in enumerate(text.split())]
+def words(text: str) -> list[HypothesisWord]:
+    return [HypothesisWord(" " + w, float(i), float(i) + 0.5) for i, w in enumerate(text.split())]
 
 
 def test_timed_words_keep_the_split_and_take_the_aligner_times() -> None:
@@ -98,11 +98,12 @@ def test_a_window_the_vad_hears_little_of_with_a_fairly_high_no_speech_prob_is_d
 def test_align_goes_by_time_when_the_decode_does_not_repeat_the_committed_words() -> None:
     """After a trim the window holds little of the committed words' audio and the decode does not
     repeat them: skipping one word per committed word would lose six new words."""
-    def timed(text: str, start: float, step: float) -> list[Word]:
-        return [Word(" " + w, start + step * i, start + step * (i + 1)) for i, w in enumerate(text.split(" "))]
+    def timed(text: str, start: float, step: float) -> list[HypothesisWord]:
+        return [HypothesisWord(" " + w, start + step * i, start + step * (i + 1))
+                for i, w in enumerate(text.split(" "))]
     committed = timed("quarter and plan the new website", 4.0, 0.3)  # ends at 5.8 s
     hyp = timed("I need $300 for the new laptop.", 6.2, 0.4)
     assert align_committed(hyp, committed) == 0
     # the same decode with a garbled repeat of the last committed words first
-    garbled = [Word(" web", 5.4, 5.6), Word(" site", 5.6, 5.8), *hyp]
+    garbled = [HypothesisWord(" web", 5.4, 5.6), HypothesisWord(" site", 5.6, 5.8), *hyp]
     assert align_committed(garbled, committed) == 2

@@ -10,7 +10,7 @@ from gui_helpers import open_window
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 
-from app.composition import ModelCatalog
+from app.composition import InstalledModels
 from app.engine.types import Precision
 from app.ui.labels import PRECISION_LABELS
 from app.ui.settings_dialog import SettingsDialog
@@ -19,7 +19,7 @@ from app.ui.settings_dialog import SettingsDialog
 @pytest.fixture
 def dialog(qtbot, parts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SettingsDialog:
     monkeypatch.setenv("EARSHOT_DATA_DIR", str(tmp_path / "earshot-data"))
-    parts.catalog = ModelCatalog()  # reads EARSHOT_DATA_DIR: imports land in tmp_path
+    parts.catalog = InstalledModels()  # reads EARSHOT_DATA_DIR: imports land in tmp_path
     window = open_window(qtbot, parts, load=False)
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
@@ -49,12 +49,12 @@ def test_the_model_in_use_is_not_removed(dialog) -> None:
 
 
 def test_precisions_a_provider_cannot_run_are_disabled_with_the_reason(dialog, monkeypatch) -> None:
-    assert ModelCatalog().precision_support("cuda")[Precision.INT8] is not None
-    assert all(reason is None for reason in ModelCatalog().precision_support("cpu").values())
+    assert InstalledModels().precision_support("cuda")[Precision.INT8] is not None
+    assert all(reason is None for reason in InstalledModels().precision_support("cpu").values())
     # This machine has only the CPU provider; ask the dialog about CUDA's table directly.
     catalog = dialog.controller.parts.catalog
     monkeypatch.setattr(dialog.provider, "currentData", lambda *_: "cuda")
-    monkeypatch.setattr(catalog, "precision_support", ModelCatalog().precision_support)
+    monkeypatch.setattr(catalog, "precision_support", InstalledModels().precision_support)
     dialog.precision.setCurrentIndex(dialog.precision.findData("int8"))
     dialog._fill_precisions()
     model = dialog.precision.model()

@@ -22,12 +22,11 @@ from app.controller.states import RecordState
 from app.desktop.hotkeys import HotkeyMode
 from app.desktop.typing import OutputMode
 from app.dictation.postprocess import PostProcessOptions, Replacement, parse_replacements
-from app.settings.schema import OutputSettings
+from app.settings.schema import DEFAULT_HOTKEY, OutputSettings
 
 if TYPE_CHECKING:
     from app.controller.desktop.control_server import ControlServer
 
-DEFAULT_HOTKEY = "ctrl+alt+space"
 _OPEN = (RecordState.LISTENING, RecordState.HEARING_SPEECH, RecordState.FINISHING)
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from app.settings.schema import OutputSettings, Settings
 
 
 @dataclass(frozen=True)
-class SessionOverrides:
+class RunOverrides:
     """This run's command-line choices; None = what the settings say."""
 
     output: OutputMode | None = None
@@ -25,7 +25,7 @@ class SessionOverrides:
     hotkey_mode: HotkeyMode | None = None
 
 
-def session_options(settings: OutputSettings, overrides: SessionOverrides) -> tuple[DesktopOptions, str | None]:
+def run_desktop_options(settings: OutputSettings, overrides: RunOverrides) -> tuple[DesktopOptions, str | None]:
     """The settings' options with the overrides on top, and a user-facing problem with them."""
     options, problem = options_from_settings(settings)
     if overrides.output is not None:
@@ -37,17 +37,17 @@ def session_options(settings: OutputSettings, overrides: SessionOverrides) -> tu
     return options, problem
 
 
-class DesktopSession(QObject):
+class DesktopRun(QObject):
     """`integration` follows `controller.settings_changed`; `notice` carries its problems and
     the settings' (a bad replacement list); `settings_applied` follows each new application."""
 
     notice = Signal(str)
     settings_applied = Signal(object)  # Settings
 
-    def __init__(self, controller: AppController, overrides: SessionOverrides = SessionOverrides()) -> None:
+    def __init__(self, controller: AppController, overrides: RunOverrides = RunOverrides()) -> None:
         super().__init__(controller)
         self._overrides = overrides
-        options, self.startup_problem = session_options(controller.settings.output, overrides)
+        options, self.startup_problem = run_desktop_options(controller.settings.output, overrides)
         self.integration = DesktopIntegration(controller.dictation, options, parent=self)
         self.integration.notice.connect(self.notice)
         self.hotkey_works = True  # False while the hotkey the settings ask for could not be grabbed
@@ -61,7 +61,7 @@ class DesktopSession(QObject):
         self.integration.shutdown()
 
     def _on_settings(self, settings: Settings) -> None:
-        options, problem = session_options(settings.output, self._overrides)
+        options, problem = run_desktop_options(settings.output, self._overrides)
         self.integration.apply(options)
         self.hotkey_works = self.integration.hotkey.chord == options.hotkey
         self.settings_applied.emit(settings)

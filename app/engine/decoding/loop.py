@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.engine.decoding.logit_filters import LogitFilter, log_softmax
-from app.engine.decoding.strategies import BeamSearchStrategy, Hypothesis, SamplingStrategy, TokenStrategy, rank
+from app.engine.decoding.strategies import BeamSearchStrategy, DecodeCandidate, SamplingStrategy, TokenStrategy, rank
 from app.engine.runtime.whisper_runtime import CrossAttention, KVCache, WhisperRuntime
 from app.engine.types import CancelToken
 
@@ -128,6 +128,6 @@ class DecodingLoop:
             self.stats.n_tokens += 1
 
 
-def _outcome(best: Hypothesis, no_speech: float) -> DecodeOutcome:
+def _outcome(best: DecodeCandidate, no_speech: float) -> DecodeOutcome:
     return DecodeOutcome(best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech,
                          best.token_logprobs)

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 
 @dataclass
-class Hypothesis:
+class DecodeCandidate:
     """One row's decoded tokens so far, their summed log-probability, and whether it ended."""
 
     tokens: list[int] = field(default_factory=list)
@@ -45,7 +45,7 @@ class TokenStrategy(Protocol):
         """`logits`, `logprobs`: float32 [rows, n_vocab] after the logit filters."""
         ...
 
-    def finalize(self) -> list[Hypothesis]:
+    def finalize(self) -> list[DecodeCandidate]:
         """The candidates to rank (finished first), once the loop has stopped."""
         ...
 
@@ -55,7 +55,7 @@ class SamplingStrategy:
 
     def __init__(self, eot: int, rows: int, temperature: float, seed: int = 0) -> None:
         self.eot, self.temperature = eot, temperature
-        self.hyps = [Hypothesis() for _ in range(rows)]
+        self.hyps = [DecodeCandidate() for _ in range(rows)]
         self._rng = np.random.default_rng(seed)
 
     def sequences(self) -> list[list[int]]:
@@ -83,7 +83,7 @@ class SamplingStrategy:
         rows = np.arange(len(self.hyps), dtype=np.int64)
         return StepResult(chosen.astype(np.int64), rows, all(h.finished for h in self.hyps))
 
-    def finalize(self) -> list[Hypothesis]:
+    def finalize(self) -> list[DecodeCandidate]:
         return self.hyps
 
 
@@ -94,7 +94,7 @@ class BeamSearchStrategy:
     def __init__(self, eot: int, beam_size: int, patience: float) -> None:
         self.eot, self.beam_size = eot, beam_size
         self.max_finished = max(1, round(beam_size * patience))
-        self.live = [Hypothesis() for _ in range(beam_size)]
+        self.live = [DecodeCandidate() for _ in range(beam_size)]
         self.finished: dict[tuple[int, ...], float] = {}
         self._finished_logprobs: dict[tuple[int, ...], list[float]] = {}
 
@@ -110,7 +110,7 @@ class BeamSearchStrategy:
                 key = (*hyp.tokens, int(token))
                 if key not in candidates or candidates[key][0] < score:
                     candidates[key] = (score, row, int(token), logprob)
-        new_live: list[Hypothesis] = []
+        new_live: list[DecodeCandidate] = []
         tokens: list[int] = []
         sources: list[int] = []
         # Scan candidates best first until the beam is full, as openai/whisper does: an end of
@@ -122,7 +122,7 @@ class BeamSearchStrategy:
                     self.finished[key[:-1]] = score
                     self._finished_logprobs[key[:-1]] = self.live[row].token_logprobs
                 continue
-            new_live.append(Hypothesis(list(key), score, token_logprobs=[*self.live[row].token_logprobs, logprob]))
+            new_live.append(DecodeCandidate(list(key), score, token_logprobs=[*self.live[row].token_logprobs, logprob]))
             tokens.append(token)
             sources.append(row)
             if len(new_live) == self.beam_size:
@@ -131,8 +131,8 @@ class BeamSearchStrategy:
         done = len(self.finished) >= self.max_finished or not new_live
         return StepResult(np.array(tokens, dtype=np.int64), np.array(sources, dtype=np.int64), done)
 
-    def finalize(self) -> list[Hypothesis]:
-        done = [Hypothesis(list(seq), score, True, self._finished_logprobs[seq])
+    def finalize(self) -> list[DecodeCandidate]:
+        done = [DecodeCandidate(list(seq), score, True, self._finished_logprobs[seq])
                 for seq, score in self.finished.items()]
         if len(done) < self.beam_size:
             done += sorted(self.live, key=lambda h: -h.sum_logprob)[: self.beam_size - len(done)]
@@ -154,10 +154,10 @@ def top_k(row: NDArray[np.float32], k: int) -> NDArray[np.intp]:
     return np.argpartition(-row, k - 1)[:k]
 
 
-def rank(hyps: list[Hypothesis], length_penalty: float | None) -> Hypothesis:
+def rank(hyps: list[DecodeCandidate], length_penalty: float | None) -> DecodeCandidate:
     """The best hypothesis by length-normalised log-probability (openai's MaximumLikelihoodRanker)."""
 
-    def score(h: Hypothesis) -> float:
+    def score(h: DecodeCandidate) -> float:
         length = len(h.tokens) + 1
         penalty = length if length_penalty is None else ((5 + length) / 6) ** length_penalty
         return h.sum_logprob / penalty

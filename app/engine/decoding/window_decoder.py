@@ -40,7 +40,7 @@ class WindowDecode:
     text: str
 
 
-class WindowDecoder:
+class FallbackWindowDecoder:
     """Everything needed to decode windows of one model with one set of options."""
 
     def __init__(self, runtime: WhisperRuntime, options: DecodeOptions) -> None:

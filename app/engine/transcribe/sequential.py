@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from app.engine.decoding.window_decoder import WindowDecode, WindowDecoder, consumed_tokens, split_segments, stamp
+from app.engine.decoding.window_decoder import (
+    FallbackWindowDecoder,
+    WindowDecode,
+    consumed_tokens,
+    split_segments,
+    stamp,
+)
 from app.engine.runtime.features import FRAMES_PER_SECOND, HOP_LENGTH
 from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
 from app.engine.timing.time_clamp import clamp_in_place
@@ -53,7 +59,7 @@ class FileTranscriber:
         self.runtime, self.options = runtime, options
         self.cancel = cancel or CancelToken()
         self.on_progress = on_progress
-        self.decoder = WindowDecoder(runtime, options)
+        self.decoder = FallbackWindowDecoder(runtime, options)
         self.words: WindowWords | None = None  # set per file when options.word_timestamps
 
     def transcribe(self, chunks: Iterable[NDArray[np.float32]], duration_s: float | None = None,

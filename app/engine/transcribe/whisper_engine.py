@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from app.engine.decoding.window_decoder import WindowDecoder, mel_window, split_segments, stamp
+from app.engine.decoding.window_decoder import FallbackWindowDecoder, mel_window, split_segments, stamp
 from app.engine.runtime.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime.ort_sessions import SessionConfig
 from app.engine.runtime.whisper_runtime import WhisperRuntime
@@ -86,7 +86,7 @@ class WhisperEngine:
         audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
         n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
-        decoder = WindowDecoder(self.runtime, options)
+        decoder = FallbackWindowDecoder(self.runtime, options)
         cross = self.runtime.encode(mel_window(mel, 0, n_frames))
         language, language_prob = options.language or "en", 1.0
         if self.is_multilingual and options.language is None:
