@@ -107,12 +107,16 @@ def test_a_session_runs_to_the_end_of_its_audio_and_reports_every_word_once(vad_
     assert kinds[-1] is EventType.SUMMARY and kinds.count(EventType.SUMMARY) == 1
     assert EventType.ERROR not in kinds
     assert EventType.COMMIT in kinds  # words were committed while the speech went on
-    assert kinds.count(EventType.FINAL) == worker.summary.utterances >= 1  # type: ignore[union-attr]
+    assert worker.summary is not None and kinds.count(EventType.FINAL) == worker.summary.utterances >= 1
     # Every heard word once, in order: committed deltas never repeat or change.
     words = committed(events).split()
     assert [w.strip(".,").lower() for w in words] == [w.strip(".").lower() for w in SENTENCE]
-    assert worker.transcript == committed(events) == worker.summary.transcript  # type: ignore[union-attr]
-    assert decoder.calls >= 4
+    summary = worker.summary
+    assert summary is not None and summary is events[-1].summary
+    assert worker.transcript == committed(events) == summary.transcript
+    assert decoder.calls >= 4 and summary.decodes == decoder.calls
+    assert summary.audio_s == pytest.approx(clip().shape[0] / 16000)  # every sample reached the worker
+    assert summary.overflows == 0
 
 
 def test_a_decoder_failure_ends_the_session_with_an_error_and_keeps_the_committed_text(vad_model) -> None:  # type: ignore[no-untyped-def]
