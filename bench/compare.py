@@ -17,13 +17,25 @@ import os
 import statistics
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 REPO = Path(__file__).resolve().parents[1]
 SPEECH = REPO.parent / "shared" / "data" / "speech"
 RESULTS = REPO / "bench" / "results"
 sys.path.insert(0, str(REPO))
+
+
+ClipResult = dict[str, Any]
+"""One clip's outcome in a worker: its text, text tokens and, for Earshot, stage times."""
+Round = dict[str, Any]
+"""One worker's figures for one round over all clips (a JSON line)."""
 
 
 @dataclass(frozen=True)
@@ -112,20 +124,20 @@ def worker(model: str, cfg: Config, threads: int) -> None:
         }), flush=True)
 
 
-def _per_token(outs: list[dict]) -> float | None:
+def _per_token(outs: list[ClipResult]) -> float | None:
     dec = sum(o.get("decoder_ms") or 0.0 for o in outs)
     n = sum(o.get("n_tokens") or 0 for o in outs)
     return dec / n if n and dec else None
 
 
-def _earshot_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untyped-def]
+def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[np.float32]], ClipResult]:
     from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
-    def run(audio):  # type: ignore[no-untyped-def]
+    def run(audio: NDArray[np.float32]) -> ClipResult:
         segments, info = engine.transcribe(audio, options)
         segs = list(segments)
         t = info.timings
@@ -136,13 +148,13 @@ def _earshot_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-u
     return run
 
 
-def _fw_runner(model: str, cfg: Config, threads: int):  # type: ignore[no-untyped-def]
+def _fw_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[np.float32]], ClipResult]:
     from faster_whisper import WhisperModel
 
     fw = WhisperModel(str(model_folder(model)), device="cpu", compute_type=cfg.precision, cpu_threads=threads)
     eot = fw.hf_tokenizer.token_to_id("<|endoftext|>")
 
-    def run(audio):  # type: ignore[no-untyped-def]
+    def run(audio: NDArray[np.float32]) -> ClipResult:
         segments, _ = fw.transcribe(audio, beam_size=cfg.beam, condition_on_previous_text=False, vad_filter=False)
         segs = list(segments)
         return {"text": " ".join(s.text.strip() for s in segs),
@@ -162,19 +174,20 @@ def _convert_first(model: str, configs: list[Config], env: dict[str, str]) -> No
                            check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
 
 
-def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> dict[str, list[dict]]:
+def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> dict[str, list[Round]]:
     model_folder(model)  # import base once, before the workers start
     env = {**os.environ, "PYTHONPATH": f"{REPO}:{REPO / 'bench'}"}
     _convert_first(model, configs, env)
-    procs = {}
+    procs: dict[str, subprocess.Popen[str]] = {}
     for c in configs:  # one at a time: load_s is a start-up on a quiet machine, not 12 at once
-        procs[c.label] = subprocess.Popen(
+        proc = subprocess.Popen(
             [sys.executable, __file__, "--worker", c.label, "--models", model, "--threads", str(threads)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-        assert procs[c.label].stdout
-        ready = json.loads(procs[c.label].stdout.readline())
+        procs[c.label] = proc
+        assert proc.stdout
+        ready = json.loads(proc.stdout.readline())
         print(f"  {c.label} loaded in {ready['load_s']:.2f} s", file=sys.stderr)
-    results: dict[str, list[dict]] = {c.label: [] for c in configs}
+    results: dict[str, list[Round]] = {c.label: [] for c in configs}
     for r in range(rounds):
         for c in configs:  # alternate: every config once per round
             proc = procs[c.label]

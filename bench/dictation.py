@@ -33,6 +33,7 @@ the `pauses` and `continuous` sessions. `--minutes 30` loops the pauses session 
 from __future__ import annotations
 
 import argparse
+import enum
 import hashlib
 import json
 import subprocess
@@ -66,6 +67,7 @@ from app.audio.vad import VadOptions  # noqa: E402
 from app.dictation.live_worker import DictationOptions  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.engine.models.loader import load_engine  # noqa: E402
+from app.engine.transcribe.whisper_engine import WhisperEngine  # noqa: E402
 from app.engine.types import Precision  # noqa: E402
 from app.engine.wer import normalize  # noqa: E402
 
@@ -86,7 +88,7 @@ def reference_words(audio: np.ndarray, model_dir: Path) -> list[tuple[str, float
     return [(w, float(e)) for w, e in json.loads(path.read_text())]
 
 
-def offline_texts(engine, utterances: list[sets.Utterance]) -> list[str]:  # type: ignore[no-untyped-def]
+def offline_texts(engine: WhisperEngine, utterances: list[sets.Utterance]) -> list[str]:
     out = []
     for u in utterances:
         segments, _ = engine.transcribe(u.audio, streaming_decode_options("en"))
@@ -94,7 +96,7 @@ def offline_texts(engine, utterances: list[sets.Utterance]) -> list[str]:  # typ
     return out
 
 
-def session_row(engine, label: str, played: list[sets.Utterance], scored: slice, pause_s: float,  # type: ignore[no-untyped-def]
+def session_row(engine: WhisperEngine, label: str, played: list[sets.Utterance], scored: slice, pause_s: float,
                 args: argparse.Namespace, latency: bool) -> dict[str, object]:
     """Replay `played` joined by `pause_s`; score the utterances `scored` (the rest is the lead)."""
     audio, spans = sets.join(played, pause_s)
@@ -124,7 +126,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
     }
 
 
-def non_speech_rows(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def non_speech_rows(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, object]]:
     """The non-speech clips each alone, then all after the session lead: `committed` = words
     committed for them (in the session: words timed inside a non-speech clip's span)."""
     clips, lead = sets.non_speech(), sets.session_lead()
@@ -148,7 +150,9 @@ def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: arg
     CACHE.mkdir(exist_ok=True)
     wav_path = CACHE / f"session-{label}.wav"
     with wave.open(str(wav_path), "wb") as wav:
-        wav.setnchannels(1), wav.setsampwidth(2), wav.setframerate(RATE)
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(RATE)
         wav.writeframes(np.clip(audio * 32767, -32768, 32767).astype("<i2").tobytes())
     cmd = [sys.executable, str(REPO / "bench" / "whisper_streaming_peer.py"), str(wav_path),
            "--model_dir", str(args.model_dir), "--lan", "en", "--min-chunk-size", "1.0", "-l", "ERROR"]
@@ -172,7 +176,7 @@ def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: arg
             "wer_live": wer([" ".join(refs)], [text]), "_live": text}
 
 
-def rows_for(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, object]]:
     rows = []
     clean = sets.english_clean()
     if "pauses" in args.sets:
@@ -215,7 +219,9 @@ def _option_value(default: object, text: str) -> object:
     """A command-line FIELD=VALUE value in the type of the field's default (bools: true/false)."""
     if isinstance(default, bool):
         return text.lower() in ("1", "true", "yes", "on")
-    return type(default)(text)
+    if isinstance(default, (int, float, str, enum.Enum)):
+        return type(default)(text)
+    raise SystemExit(f"a {type(default).__name__} option cannot be set from the command line")
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.decoder_port import WindowDecoder
 from app.dictation.events import DictationEvent, EventType, SessionSummary
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.text import capitalise, split_trailing_mark
@@ -46,7 +47,7 @@ class LiveRun:
         return "".join(w for w, _, _ in self.words)
 
 
-def run_live(engine, audio: np.ndarray, options: DictationOptions) -> LiveRun:  # type: ignore[no-untyped-def]
+def run_live(engine: WindowDecoder, audio: np.ndarray, options: DictationOptions) -> LiveRun:
     """Replay `audio` (float32 16 kHz) through the live path; see `LiveRun`."""
     source = ReplaySource(audio, RATE, ReplayOptions(realtime=options.realtime))
     marks: list[tuple[int, float, float]] = []  # (words committed so far, stream s, wall s)

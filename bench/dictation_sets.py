@@ -71,7 +71,8 @@ def mix_noise(speech: np.ndarray, noise: np.ndarray, snr_db: float, rng: np.rand
     gain = np.sqrt(p_speech / (p_noise * 10 ** (snr_db / 10)))
     mixed = speech + gain * part
     peak = float(np.abs(mixed).max())
-    return (mixed / max(1.0, peak / 0.99)).astype(np.float32)
+    scaled: np.ndarray = (mixed / max(1.0, peak / 0.99)).astype(np.float32)
+    return scaled
 
 
 def reverberate(speech: np.ndarray, rng: np.random.Generator, rt60_s: float = 0.5) -> np.ndarray:
@@ -81,7 +82,8 @@ def reverberate(speech: np.ndarray, rng: np.random.Generator, rt60_s: float = 0.
     rir = rng.standard_normal(n) * np.exp(-6.9 * t / rt60_s) * 0.35
     rir[0] = 1.0
     wet = np.convolve(speech.astype(np.float64), rir)[: speech.shape[0]]
-    return (wet * (0.9 * np.abs(speech).max() / np.abs(wet).max())).astype(np.float32)
+    levelled: np.ndarray = (wet * (0.9 * np.abs(speech).max() / np.abs(wet).max())).astype(np.float32)
+    return levelled
 
 
 def noisy(snr_db: float) -> list[Utterance]:

@@ -20,13 +20,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from compare import english_clips
-from dictation import rss_mb, session_audio
+from earshot_bench_io import read_wav
 
 from app.dictation.policy import streaming_decode_options
 from app.engine.models.loader import load_engine
 from app.engine.types import Precision
 
 RATE = 16000
+
+
+def rss_mb() -> float:
+    """This process' resident memory in MB (Linux /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def session_audio(clips: list[tuple[str, str]], pause_s: float, minutes: float) -> tuple[np.ndarray, list[str]]:
+    """The clips (path, reference) joined by `pause_s` of silence after 1 s of it, looped until
+    at least `minutes` long: (audio float32 16 kHz, the references in playing order)."""
+    pause = np.zeros(int(pause_s * RATE), dtype=np.float32)
+    parts, refs = [np.zeros(RATE, dtype=np.float32)], []
+    while True:
+        for path, ref in clips:
+            parts += [read_wav(Path(path)), pause]
+            refs.append(ref)
+        if sum(p.shape[0] for p in parts) >= minutes * 60 * RATE:
+            return np.concatenate(parts), refs
 
 
 def main() -> None:

@@ -17,15 +17,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "models"))
-from hub_server import HubServer  # noqa: E402
+from hub_server import HostedFile, HubServer  # noqa: E402
 
 
-def _joined_base(target: Path):  # type: ignore[no-untyped-def]
+def _joined_base(target: Path) -> dict[str, HostedFile]:
+    """The base model joined from its two PyPI parts into `target`, as tests/models serves it."""
     spec = importlib.util.spec_from_file_location("models_conftest", ROOT / "tests" / "models" / "conftest.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module._joined_base(target)
+    joined: dict[str, HostedFile] = module._joined_base(target)
+    return joined
 
 
 def main() -> None:

@@ -5,11 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from app.engine.wer import word_error_rate
 
+Round = dict[str, Any]
+"""One configuration's figures for one round, as its worker printed them (JSON)."""
+Row = dict[str, Any]
+"""One configuration's line of the table: medians over its rounds and the ratios to its peers."""
+Median = Callable[[list[float]], float]
 
-def _row(label: str, rounds: list[dict], clips: list[tuple[str, str]], median: Callable) -> dict:
+
+def _row(label: str, rounds: list[Round], clips: list[tuple[str, str]], median: Median) -> Row:
     first = rounds[0]
     wall = median([r["wall_s"] for r in rounds])
     return {
@@ -25,7 +32,7 @@ def _row(label: str, rounds: list[dict], clips: list[tuple[str, str]], median: C
     }
 
 
-def summarize(raw: dict[str, list[dict]], clips: list[tuple[str, str]], median: Callable) -> list[dict]:
+def summarize(raw: dict[str, list[Round]], clips: list[tuple[str, str]], median: Median) -> list[Row]:
     rows = {label: _row(label, rounds, clips, median) for label, rounds in raw.items()}
     for label, row in rows.items():
         beam = label.split(":")[2]
@@ -39,23 +46,26 @@ def summarize(raw: dict[str, list[dict]], clips: list[tuple[str, str]], median: 
     return list(rows.values())
 
 
-def _paired(rounds: list[dict], peer: list[dict], median: Callable) -> float:
+def _paired(rounds: list[Round], peer: list[Round], median: Median) -> float:
     """Median of the per-round ratios: each round ran both engines back to back, so a ratio within
     one round is not moved by the machine switching speed between rounds."""
     return float(median([a["wall_s"] / b["wall_s"] for a, b in zip(rounds, peer, strict=True)]))
 
 
-def _same(row: dict, other: dict | None) -> int | None:
+def _same(row: Row, other: Row | None) -> int | None:
+    """How many clips gave `row` exactly the tokens they gave `other`."""
     if other is None:
         return None
-    return sum(a == b for a, b in zip(row["tokens"], other["tokens"], strict=True))
+    ours: list[list[int]] = row["tokens"]
+    theirs: list[list[int]] = other["tokens"]
+    return sum(a == b for a, b in zip(ours, theirs, strict=True))
 
 
 def _fmt(value: object, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
 
-def markdown(model: str, table: list[dict], n_clips: int) -> str:
+def markdown(model: str, table: list[Row], n_clips: int) -> str:
     lines = [f"### {model} ({n_clips} English clips, medians)", "",
              "| config | wall s | vs fw int8 | paired | vs fw fp32 | RTF | enc ms/window | dec ms/token | load s "
              "| peak RSS MB | WER % | = fw fp32 | = our fp32 |",
@@ -71,7 +81,7 @@ def markdown(model: str, table: list[dict], n_clips: int) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(model: str, raw: dict[str, list[dict]], table: list[dict], folder: Path) -> None:
+def write_outputs(model: str, raw: dict[str, list[Round]], table: list[Row], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     n_clips = len(table[0]["tokens"])
     text = markdown(model, table, n_clips)
@@ -82,7 +92,7 @@ def write_outputs(model: str, raw: dict[str, list[dict]], table: list[dict], fol
     _chart(model, table, folder / f"compare-{model}.png")
 
 
-def _chart(model: str, table: list[dict], path: Path) -> None:
+def _chart(model: str, table: list[Row], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
+from earshot_bench_io import read_wav  # noqa: E402
 
 from app.audio.vad import SileroVadModel, SpeechSegmenter, VadEventKind, VadOptions  # noqa: E402
 
@@ -39,7 +40,7 @@ def heard(played: list[sets.Utterance], opts: VadOptions) -> list[float]:
 def main() -> None:
     lead = sets.session_lead()
     cc = sets.condition_classes()
-    ns = [sets.Utterance(n, "ns", sets.read_wav(sets.SPEECH / f"{n}.wav"), "")
+    ns = [sets.Utterance(n, "ns", read_wav(sets.SPEECH / f"{n}.wav"), "")
           for n in ("ns_noise_pv_empty", "ns_music_vibe_ace")]
     sessions = {"pauses": sets.english_clean(), "whispered": lead + cc["whispered"], "hoarse": lead + cc["hoarse"],
                 "noise5dB": lead + cc["noise5dB"], "nonspeech": lead + ns, "nonspeech alone": ns}

@@ -28,8 +28,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from app.engine.transcribe.whisper_engine import WhisperEngine
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "bench" / "results"
@@ -44,6 +48,13 @@ from app.engine.convert.vocab_table import (  # noqa: E402
 )
 
 DEFAULT_FORMATS = ("q4-b32", "q4-b64", "q4-b128", "c6-b32", "c5-b32")
+Clip = tuple[str, np.ndarray, str]
+"""(clip name, audio float32 16 kHz, reference text)."""
+Measured = dict[str, Any]
+"""One candidate's measurements: "texts" {"set:bBEAM": [text per clip]}, "walls" [s per round],
+"tokens" [decoder tokens per round]."""
+Row = dict[str, object]
+"""One candidate's line of the table (`COLUMNS`)."""
 
 
 def parse_format(name: str) -> VocabularyFormat:
@@ -109,7 +120,7 @@ def xz_size(folder: Path) -> int:
     return len(out.stdout)
 
 
-def clip_sets() -> dict[str, list[tuple[str, np.ndarray, str]]]:
+def clip_sets() -> dict[str, list[Clip]]:
     """{set name: [(clip, audio float32 16 kHz, reference)]}."""
     from dictation_sets import condition_classes, english_clean
     from earshot_bench_io import read_wav
@@ -121,7 +132,7 @@ def clip_sets() -> dict[str, list[tuple[str, np.ndarray, str]]]:
     return {"shared": shared, "espeak": espeak, "robust": robust}
 
 
-def transcribe_all(engine, clips, beam: int) -> tuple[list[str], float, int]:  # type: ignore[no-untyped-def]
+def transcribe_all(engine: WhisperEngine, clips: list[Clip], beam: int) -> tuple[list[str], float, int]:
     """(texts, wall seconds, decoder tokens) over `clips` at `beam`, without conditioning."""
     from app.engine.types import DecodeOptions
 
@@ -135,7 +146,7 @@ def transcribe_all(engine, clips, beam: int) -> tuple[list[str], float, int]:  #
     return texts, time.perf_counter() - start, tokens
 
 
-def measure(folders: dict[str, Path], rounds: int, threads: int) -> dict[str, dict]:
+def measure(folders: dict[str, Path], rounds: int, threads: int) -> dict[str, Measured]:
     """WER per set and beam, and paired speed against int8, for every candidate."""
     from app.engine.runtime.ort_sessions import SessionConfig
     from app.engine.runtime.whisper_runtime import WhisperRuntime
@@ -145,7 +156,7 @@ def measure(folders: dict[str, Path], rounds: int, threads: int) -> dict[str, di
     sets = clip_sets()
     engines = {k: WhisperEngine(WhisperRuntime(f, SessionConfig("cpu", threads)), k, Precision.INT8)
                for k, f in folders.items()}
-    out: dict[str, dict] = {k: {"texts": {}, "walls": [], "tokens": []} for k in engines}
+    out: dict[str, Measured] = {k: {"texts": {}, "walls": [], "tokens": []} for k in engines}
     for beam in (5, 1):
         for name, clips in sets.items():
             for label, engine in engines.items():
@@ -164,14 +175,14 @@ def measure(folders: dict[str, Path], rounds: int, threads: int) -> dict[str, di
     return out
 
 
-def summarize(raw: dict[str, dict], sizes: dict[str, tuple[int, int]]) -> list[dict]:
+def summarize(raw: dict[str, Measured], sizes: dict[str, tuple[int, int]]) -> list[Row]:
     from app.engine.wer import word_error_rate
 
     refs = {name: [ref for _, _, ref in clips] for name, clips in clip_sets().items()}
     base = raw["int8"]
     rows = []
     for label, r in raw.items():
-        row: dict[str, object] = {"format": label, "disk_mb": sizes[label][0] / 1e6, "xz_mb": sizes[label][1] / 1e6}
+        row: Row = {"format": label, "disk_mb": sizes[label][0] / 1e6, "xz_mb": sizes[label][1] / 1e6}
         for beam in (5, 1):
             t = r["texts"]
             row[f"wer16_b{beam}"] = word_error_rate(refs["shared"] + refs["espeak"],
@@ -191,7 +202,7 @@ COLUMNS = [("format", "s"), ("disk_mb", ".1f"), ("xz_mb", ".2f"), ("wer16_b5", "
            ("same_text_b5", "d"), ("same_text_b1", "d"), ("speed_vs_int8", ".2f")]
 
 
-def markdown(rows: list[dict], n_clips: int) -> str:
+def markdown(rows: list[Row], n_clips: int) -> str:
     lines = ["| " + " | ".join(c for c, _ in COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     lines += ["| " + " | ".join(format(r[c], f) for c, f in COLUMNS) + " |" for r in rows]
     return "\n".join([*lines, "", f"same_text: clips (of {n_clips}) whose text equals int8's."])

@@ -22,16 +22,16 @@ THREADS = int(os.environ.get("PEER_THREADS", "2"))
 _Original = faster_whisper.WhisperModel
 
 
-class CpuInt8WhisperModel(_Original):  # type: ignore[misc, valid-type]
-    """faster-whisper's model with the device, precision and threads forced."""
-
-    def __init__(self, model_size_or_path: str, *args: object, **kwargs: object) -> None:
-        kwargs.update(device="cpu", compute_type="int8", cpu_threads=THREADS)
-        super().__init__(model_size_or_path, **kwargs)  # type: ignore[arg-type]
+def cpu_int8_whisper_model(model_size_or_path: str, *args: object, **kwargs: object) -> faster_whisper.WhisperModel:
+    """faster-whisper's model with the device, precision and threads forced. A factory in the
+    class's place: whisper_online.py only constructs it (and faster-whisper has no type
+    information, so a subclass would subclass an unknown type)."""
+    kwargs.update(device="cpu", compute_type="int8", cpu_threads=THREADS)
+    return _Original(model_size_or_path, **kwargs)
 
 
 def main() -> None:
-    faster_whisper.WhisperModel = CpuInt8WhisperModel  # type: ignore[misc]
+    faster_whisper.WhisperModel = cpu_int8_whisper_model
     sys.argv = [str(PEER), *sys.argv[1:]]
     sys.path.insert(0, str(PEER.parent))
     runpy.run_path(str(PEER), run_name="__main__")

@@ -18,9 +18,14 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from app.engine.timing.window_words import WindowWords
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -30,9 +35,17 @@ ALIGNED = [(SHARED / "speech" / "en_mfa_acoustic_corpus.wav",
            (SHARED / "robustness" / "en_mfa_cold_corpus3.wav",
             SHARED / "robustness/alignments/en_mfa_cold_corpus3.TextGrid")]
 FW_TYPES = {"int8": "int8", "fp32": "float32"}
+WordSpan = tuple[str, float, float]
+"""A recognised word and its start and end (s)."""
 
 
-def read_textgrid_words(path: Path) -> list[tuple[str, float, float]]:
+class EarshotWords(Protocol):
+    """Transcribes float32 16 kHz audio with word times on (or off: then no words)."""
+
+    def __call__(self, audio: np.ndarray, words: bool = True) -> list[WordSpan]: ...
+
+
+def read_textgrid_words(path: Path) -> list[WordSpan]:
     """(word, start s, end s) of the "words" tier's non-empty intervals (long TextGrid format)."""
     lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
     start = lines.index('"words"')
@@ -49,7 +62,7 @@ def normalise(word: str) -> str:
     return re.sub(r"[^a-z0-9']", "", word.lower())
 
 
-def errors(hyp: list[tuple[str, float, float]], ref: list[tuple[str, float, float]]) -> tuple[float, float, int]:
+def errors(hyp: list[WordSpan], ref: list[WordSpan]) -> tuple[float, float, int]:
     """Mean |start error|, mean |end error| (s) over the words difflib matches, and their count."""
     a, b = [normalise(w) for w, _, _ in hyp], [normalise(w) for w, _, _ in ref]
     starts, ends = [], []
@@ -61,27 +74,27 @@ def errors(hyp: list[tuple[str, float, float]], ref: list[tuple[str, float, floa
     return float(np.mean(starts)), float(np.mean(ends)), len(starts)
 
 
-def earshot_words(precision: str, threads: int):  # type: ignore[no-untyped-def]
+def earshot_words(precision: str, threads: int) -> EarshotWords:
     from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
     engine = load_engine(None, Precision(precision), "cpu", threads)
 
-    def run(audio: np.ndarray, words: bool = True) -> list[tuple[str, float, float]]:
+    def run(audio: np.ndarray, words: bool = True) -> list[WordSpan]:
         segments, _ = engine.transcribe(audio, DecodeOptions(word_timestamps=words))
         return [(w.word, w.start, w.end) for s in segments for w in (s.words or [])]
 
     return run
 
 
-def faster_whisper_words(precision: str, threads: int):  # type: ignore[no-untyped-def]
+def faster_whisper_words(precision: str, threads: int) -> Callable[[np.ndarray], list[WordSpan]]:
     from faster_whisper import WhisperModel
 
     from app.engine.models.store import bundled_model_dir
 
     fw = WhisperModel(str(bundled_model_dir()), device="cpu", compute_type=FW_TYPES[precision], cpu_threads=threads)
 
-    def run(audio: np.ndarray) -> list[tuple[str, float, float]]:
+    def run(audio: np.ndarray) -> list[WordSpan]:
         segments, _ = fw.transcribe(audio, beam_size=5, word_timestamps=True, vad_filter=False)
         return [(w.word, w.start, w.end) for s in segments for w in (s.words or [])]
 
@@ -178,12 +191,12 @@ def attributed_cost(rounds: int) -> None:
     spent = [0.0]
     original = window_words.WindowWords.add
 
-    def timed(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def timed(self: WindowWords, *args: Any, **kwargs: Any) -> None:
         t0 = time.process_time()
         original(self, *args, **kwargs)
         spent[0] += time.process_time() - t0
 
-    window_words.WindowWords.add = timed  # type: ignore[method-assign]
+    window_words.WindowWords.add = timed  # type: ignore[method-assign]  # instrumented on purpose, for this run
     run = earshot_words("auto", 1)
     run(clips[0], True)
     for number in range(rounds):

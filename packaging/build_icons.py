@@ -13,7 +13,7 @@ def render_png(svg: Path, size: int) -> bytes:
     """The SVG rendered into a `size` x `size` PNG with a transparent background."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
+    from PySide6.QtGui import QColor, QGuiApplication, QImage, QImageWriter, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
     _app = QGuiApplication.instance() or QGuiApplication(["earshot-build"])
@@ -25,7 +25,8 @@ def render_png(svg: Path, size: int) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    if not QImageWriter(buffer, QByteArray(b"PNG")).write(image):
+        raise RuntimeError(f"{svg}: could not be written as a PNG")
     return bytes(data.data())
 
 

@@ -16,6 +16,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -73,7 +74,9 @@ POSITIONS = "encoder.positions"
 
 def inverse_timescales(channels: int) -> NDArray[np.float64]:
     """[channels / 2] float64 angular frequencies (radians per frame), geometric from 1 to 1/10000."""
-    return np.exp(-np.log(10000) / (channels // 2 - 1) * np.arange(channels // 2, dtype=np.float64))
+    timescales: NDArray[np.float64] = np.exp(-np.log(10000) / (channels // 2 - 1)
+                                             * np.arange(channels // 2, dtype=np.float64))
+    return timescales
 
 
 def whisper_sinusoids(frames: int, channels: int) -> NDArray[np.float64]:
@@ -109,13 +112,14 @@ def computed_positions(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
                               numpy_helper.from_array(np.array(1.0), f"{name}.step"),
                               numpy_helper.from_array(np.array([1], np.int64), f"{name}.column")])
     # (op, inputs, output, attributes), names under `name.`: all float64 until the Casts.
-    steps = [("Range", ["first", "frames", "step"], "position", {}),
-             ("Unsqueeze", ["position", "column"], "position_column", {}),  # [frames, 1]
-             ("Mul", ["position_column", "inverse"], "angle", {}),  # [frames, channels / 2]
-             ("Sin", ["angle"], "sin", {}), ("Cos", ["angle"], "cos", {}),
-             ("Concat", ["sin", "cos"], "table64", {"axis": 1}),
-             ("Cast", ["table64"], "table32", {"to": TensorProto.FLOAT}),
-             ("Cast", ["table32"], "table16", {"to": TensorProto.FLOAT16})]
+    steps: list[tuple[str, list[str], str, dict[str, Any]]] = [  # ONNX attributes may be of any type
+        ("Range", ["first", "frames", "step"], "position", {}),
+        ("Unsqueeze", ["position", "column"], "position_column", {}),  # [frames, 1]
+        ("Mul", ["position_column", "inverse"], "angle", {}),  # [frames, channels / 2]
+        ("Sin", ["angle"], "sin", {}), ("Cos", ["angle"], "cos", {}),
+        ("Concat", ["sin", "cos"], "table64", {"axis": 1}),
+        ("Cast", ["table64"], "table32", {"to": TensorProto.FLOAT}),
+        ("Cast", ["table32"], "table16", {"to": TensorProto.FLOAT16})]
     nodes = [helper.make_node(op, [f"{name}.{i}" for i in inputs], [f"{name}.{out}"], name=f"{name}.{out}.make",
                               **attrs) for op, inputs, out, attrs in steps]
     nodes.append(helper.make_node("Cast", [f"{name}.table16"], [name], name=f"{name}.widen", to=TensorProto.FLOAT))
