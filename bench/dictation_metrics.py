@@ -66,6 +66,7 @@ def run_live(engine: WindowDecoder, audio: np.ndarray, options: DictationOptions
         if event.type in (EventType.COMMIT, EventType.FINAL):
             marks.append((len(worker.policy.committed), pos, time.monotonic()))
         if event.type is EventType.FINAL and event.text:
+            assert event.latency_ms is not None  # the worker times every commit it emits
             real = event.latency_ms / 1000
             finals.append(real if options.realtime else pos - event.audio_end_s)
 
