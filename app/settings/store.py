@@ -180,7 +180,8 @@ def _section_from_table(cls: type, table: dict[str, Any]) -> Any:
 def _checked(name: str, hint: Any, value: Any) -> Any:
     if typing.get_origin(hint) is list:  # list[str], or list[SomeDataclass]: a TOML array of tables
         (item,) = typing.get_args(hint)
-        if dataclasses.is_dataclass(item) and isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        tables = isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if isinstance(item, type) and dataclasses.is_dataclass(item) and tables:
             return [_section_from_table(item, v) for v in value]
         if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
             raise SettingsError(f"{name}: expected a list of {item.__name__}, got {value!r}")
