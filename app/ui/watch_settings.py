@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from app.settings.schema import WatchFolder
@@ -48,6 +49,11 @@ class WatchFoldersPage(QWidget):
         if self.folders:
             self.list.setCurrentRow(0)
         self._selected(self.list.currentRow())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        # Rows laid out before the theme's padding reached the list overlap: lay them out again.
+        self.list.doItemsLayout()
+        super().showEvent(event)
 
     def collect(self) -> list[WatchFolder]:
         return copy.deepcopy(self.folders)

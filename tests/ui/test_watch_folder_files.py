@@ -125,3 +125,32 @@ def test_a_read_only_folder_is_one_line_and_the_history_keeps_the_text(qtbot, pa
     assert line.endswith("; the .srt was not written either.") and "\n" not in line
     assert line in caplog.messages
     assert history_text(window, media) == WEATHER
+
+
+def test_the_page_shows_each_saved_folder_and_its_own_choices(qtbot, parts) -> None:
+    settings = parts.settings_store.load().settings
+    settings.window.watch_folders = [WatchFolder("/home/sam/Voice memos"),
+                                     WatchFolder("/srv/lectures", ["srt", "json"], "/srv/subtitles")]
+    parts.settings_store.save(settings)
+    window = open_window(qtbot, parts, load=False)
+    dialog = SettingsDialog(window.controller, window)
+    qtbot.addWidget(dialog)
+    dialog.tabs.setCurrentWidget(dialog.watch_page)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    page = dialog.watch_page
+    rows = [page.list.visualItemRect(page.list.item(i)) for i in range(page.list.count())]
+    assert [page.list.item(i).text() for i in range(2)] == ["/home/sam/Voice memos", "/srv/lectures"]
+    assert rows[0].bottom() < rows[1].top()  # whole rows, not drawn over each other
+    checked = lambda: [f for f, box in page.outputs.format_boxes.items() if box.isChecked()]  # noqa: E731
+    assert checked() == ["txt"] and page.outputs.output_field.text() == ""
+    assert not page.outputs.beside_button.isEnabled()
+    page.list.setCurrentRow(1)
+    assert checked() == ["srt", "json"] and page.outputs.output_field.text() == "/srv/subtitles"
+    page.outputs.beside_button.click()  # back to the default for this folder only
+    assert page.outputs.output_field.text() == "" and not page.outputs.beside_button.isEnabled()
+    assert page.collect()[1] == WatchFolder("/srv/lectures", ["srt", "json"], "")
+    page.remove_button.click()
+    assert page.collect() == [WatchFolder("/home/sam/Voice memos")] and checked() == ["txt"]
+    page.list.setCurrentRow(-1)
+    assert not page.outputs.isEnabled() and not page.remove_button.isEnabled()
