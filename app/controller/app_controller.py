@@ -89,7 +89,8 @@ class AppController(QObject):
             parent=self,
         )
         self.jobs.job_finished.connect(self._save_file_transcript)
-        self.watched = WatchedFiles(self.jobs, parts.history, parts.watch, self)
+        self.watched = WatchedFiles(self.jobs, parts.history, parts.exporter, parts.watch, self)
+        self.watched.files_not_written.connect(self.notice)
         self.record_display = RecordDisplayState(self.dictation, self.models, self)
         self.downloads = ModelDownloads(self)
         self.library = ModelLibrary(parts.catalog, self._models_in_use, self)

@@ -3,6 +3,8 @@
 `app.controller.watch_folders.WatchFolders` says which files stopped growing; this skips those a
 job is already working on and those the History already holds a transcript of (from a job that
 finished after the file's last change, e.g. in an earlier run of the app), and queues the rest.
+When a queued file is transcribed, its transcript files are written as its watch folder says
+(`app.controller.watch_outputs`); the History entry is made by the controller either way.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch import DEFAULT_SETTLE_S
-from app.controller.jobs import JobQueue
+from app.controller.jobs import Job, JobQueue
+from app.controller.ports import TranscriptExporter
 from app.controller.watch_folders import POLL_MS, WatchFolders
+from app.controller.watch_outputs import folder_of, write_transcript_files
 from app.history.entry import EntryKind
 from app.history.store import HistoryStore
+from app.settings.schema import WatchFolder
 
 log = logging.getLogger(__name__)
 
@@ -40,21 +45,30 @@ class WatchOptions:
 
 class WatchedFiles(QObject):
     """Queues the settled files of `folders` (see `set_folders`) on `jobs`; `queued(paths)` is
-    called with what each poll added."""
+    called with what each poll added. `files_not_written(line)`: a transcript's files could not
+    all be written (its History entry is kept)."""
 
-    def __init__(self, jobs: JobQueue, history: HistoryStore, options: WatchOptions,
-                 parent: QObject | None = None) -> None:
+    files_not_written = Signal(str)
+
+    def __init__(self, jobs: JobQueue, history: HistoryStore, exporter: TranscriptExporter,
+                 options: WatchOptions, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.jobs = jobs
         self.history = history
+        self.exporter = exporter
+        self.folders: list[WatchFolder] = []
+        self._outputs: dict[int, WatchFolder] = {}  # job id -> the watch folder it came from
         self.on_queued: Callable[[list[Path]], object] = lambda _paths: None
         self.watch = WatchFolders([], options.settle_s, options.poll_ms, self)
         self.watch.files_ready.connect(self._queue)
+        jobs.job_finished.connect(self._write_files)
 
-    def set_folders(self, folders: Sequence[str]) -> None:
+    def set_folders(self, folders: Sequence[WatchFolder]) -> None:
         """Watch exactly `folders` (none: stop polling); a folder that is missing is polled
-        anyway (a network share that is not mounted yet)."""
-        paths = [Path(f) for f in folders if f.strip()]
+        anyway (a network share that is not mounted yet). Jobs already queued keep the formats
+        and output folder they were queued with."""
+        self.folders = [f for f in folders if f.folder.strip()]
+        paths = [Path(f.folder) for f in self.folders]
         unchanged = paths == list(self.watch.watcher.folders) and self.watch.timer.isActive()
         if unchanged:
             return
@@ -71,8 +85,21 @@ class WatchedFiles(QObject):
         fresh = [Path(n) for n in names if not self._already_handled(Path(n))]
         if fresh:
             log.info("queueing %d watched files", len(fresh))
-            self.jobs.add(fresh)
+            for job in self.jobs.add(fresh):
+                watch = folder_of(job.path, self.folders)
+                if watch is not None:
+                    self._outputs[job.id] = watch
             self.on_queued(fresh)
+
+    def _write_files(self, job: Job) -> None:
+        watch = self._outputs.pop(job.id, None)
+        if watch is None or job.transcript is None:
+            return  # not from a watch folder, or not transcribed (failed, cancelled)
+        result = write_transcript_files(self.exporter, watch, job.transcript)
+        if result.problem:
+            self.files_not_written.emit(result.problem)
+        else:
+            log.info("wrote %s", ", ".join(map(str, result.written)))
 
     def _already_handled(self, path: Path) -> bool:
         """Being transcribed now, or transcribed after its last change (the History says so)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 4  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders
+SETTINGS_VERSION = 5  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders;
+# 5: each watch folder a table with its transcript formats and output folder
 
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int8-small", "int4")
 """Precision choices offered to the user, in menu order."""
@@ -17,6 +18,8 @@ TASKS: tuple[str, ...] = ("transcribe", "translate")
 THEMES: tuple[str, ...] = ("system", "light", "dark")
 """The window's colours: the desktop's, or always light / dark."""
 DEFAULT_MODEL = "tiny.en"
+WATCH_FORMATS: tuple[str, ...] = ("txt", "srt", "vtt", "json")
+"""Transcript files a watch folder can write, in the order the settings list them (also the suffixes)."""
 
 
 @dataclass
@@ -63,16 +66,27 @@ class DictationSettings:
 
 
 @dataclass
+class WatchFolder:
+    """A folder whose new or changed media files (recursively) are queued as file jobs once they
+    stop growing. Each transcript goes to the History and to one file per format in `formats`
+    (WATCH_FORMATS): in `output_dir`, mirroring the file's place inside `folder`, or beside the
+    media file when `output_dir` is ""."""
+
+    folder: str
+    formats: list[str] = field(default_factory=lambda: ["txt"])
+    output_dir: str = ""
+
+
+@dataclass
 class WindowSettings:
     """Desktop behaviour. Window geometry lives in QSettings, not here. `close_to_tray`: closing the
     window keeps Earshot running in the tray; None (the default) = on while a global hotkey is set
-    (see `Settings.closes_to_tray`). `theme`: one of THEMES. `watch_folders`: folders whose new or
-    changed media files (recursively) are queued as file jobs once they stop growing."""
+    (see `Settings.closes_to_tray`). `theme`: one of THEMES. `watch_folders`: see `WatchFolder`."""
 
     close_to_tray: bool | None = None
     export_dir: str = ""
     theme: str = "system"
-    watch_folders: list[str] = field(default_factory=list)
+    watch_folders: list[WatchFolder] = field(default_factory=list)
 
 
 @dataclass

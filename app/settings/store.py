@@ -29,6 +29,7 @@ from app.settings.schema import (
     SETTINGS_VERSION,
     TASKS,
     THEMES,
+    WATCH_FORMATS,
     Settings,
     SettingsError,
 )
@@ -60,7 +61,17 @@ def _v3_to_v4(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "window": window, "version": 4}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(document: dict[str, Any]) -> dict[str, Any]:
+    """v5 made each watch folder a table with its transcript files: older folders write a .txt
+    beside each media file (v4 wrote none; the History entry stays as it was)."""
+    window = dict(document.get("window", {}))
+    folders = window.get("watch_folders", [])
+    if isinstance(folders, list):  # anything else is refused, with a notice, by the type check
+        window["watch_folders"] = [{"folder": f} if isinstance(f, str) else f for f in folders]
+    return {**document, "window": window, "version": 5}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -161,12 +172,17 @@ def _section_from_table(cls: type, table: dict[str, Any]) -> Any:
     for f in dataclasses.fields(cls):
         if f.name in table:
             values[f.name] = _checked(f"{cls.__name__}.{f.name}", hints[f.name], table[f.name])
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise SettingsError(f"{cls.__name__}.{f.name} is missing")
     return cls(**values)
 
 
 def _checked(name: str, hint: Any, value: Any) -> Any:
-    if typing.get_origin(hint) is list:  # list[str]: a TOML array of strings
+    if typing.get_origin(hint) is list:  # list[str], or list[SomeDataclass]: a TOML array of tables
         (item,) = typing.get_args(hint)
+        tables = isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if isinstance(item, type) and dataclasses.is_dataclass(item) and tables:
+            return [_section_from_table(item, v) for v in value]
         if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
             raise SettingsError(f"{name}: expected a list of {item.__name__}, got {value!r}")
         return list(value)
@@ -204,3 +220,9 @@ def _validate(settings: Settings) -> None:
         raise SettingsError(f"unknown hotkey mode {settings.output.hotkey_mode!r}")
     if settings.window.theme not in THEMES:
         raise SettingsError(f"unknown theme {settings.window.theme!r}")
+    for watch in settings.window.watch_folders:
+        if not watch.folder.strip():
+            raise SettingsError("a watch folder has no folder name")
+        if not watch.formats or not set(watch.formats) <= set(WATCH_FORMATS):
+            raise SettingsError(f"watch folder {watch.folder}: formats must be some of {', '.join(WATCH_FORMATS)}, "
+                                f"got {watch.formats!r}")

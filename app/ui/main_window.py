@@ -158,6 +158,7 @@ class MainWindow(QMainWindow):
         c.models.failed.connect(self._on_model_failed)
         c.models.kept_previous.connect(self._on_model_kept)
         c.history_changed.connect(self.history_panel.refresh)
+        c.notice.connect(self.notice.show_message)
         c.settings_changed.connect(lambda _s: self._refresh_devices())
         self.jobs_panel.open_transcript.connect(self.show_text)
         self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)

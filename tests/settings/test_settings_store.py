@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.settings import store as store_module
-from app.settings.schema import Settings
+from app.settings.schema import SETTINGS_VERSION, Settings
 from app.settings.store import SettingsStore
 
 
@@ -27,7 +27,7 @@ def test_settings_round_trip(tmp_path: Path) -> None:
     assert loaded.notice is None
     assert loaded.settings == settings
     assert 'precision = "int8"' in store.path.read_text()
-    assert "version = 4" in store.path.read_text()
+    assert f"version = {SETTINGS_VERSION}" in store.path.read_text()
 
 
 def test_missing_file_gives_defaults_without_notice(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Watch folders in the app: a folder added in Settings > Watch folders is watched at once; a clip
-copied into it (into a folder inside it too) appears in the files panel and is transcribed, once.
+copied into it (into a folder inside it too) appears in the files panel and is transcribed, once,
+and its transcript is written beside it as text (the default).
 Real engine (tiny.en), real files; only the folder dialog is answered (a modal dialog cannot be
 clicked offscreen) and the poll is made short through `AppParts.watch`."""
 
@@ -13,6 +14,7 @@ from gui_helpers import CLIPS, DATA, normalized, open_window
 
 from app.controller.states import JobState
 from app.controller.watched_files import WatchOptions
+from app.settings.schema import WatchFolder
 from app.settings.store import SettingsStore
 from app.ui.settings_dialog import SettingsDialog
 
@@ -28,7 +30,8 @@ def test_a_clip_copied_into_a_watch_folder_is_transcribed_once(qtbot, parts, tmp
     dialog.watch_page.add_button.click()
     assert dialog.watch_page.list.item(0).text() == str(inbox)
     dialog.accept()
-    assert SettingsStore(parts.settings_store.path).load().settings.window.watch_folders == [str(inbox)]
+    assert SettingsStore(parts.settings_store.path).load().settings.window.watch_folders == [
+        WatchFolder(str(inbox), ["txt"], "")]
 
     shutil.copy(DATA / "espeak_weather.wav", inbox / "monday" / "weather.wav")
 
@@ -38,6 +41,10 @@ def test_a_clip_copied_into_a_watch_folder_is_transcribed_once(qtbot, parts, tmp
     assert panel.rows[job.id].name.text() == "weather.wav"
     assert job.state == JobState.DONE and job.transcript is not None
     assert normalized(job.transcript.text) == normalized(CLIPS["espeak_weather.wav"]["text"])
+    written = inbox / "monday" / "weather.txt"
+    qtbot.waitUntil(written.exists)
+    assert normalized(written.read_text(encoding="utf-8")) == normalized(CLIPS["espeak_weather.wav"]["text"])
+    assert sorted(p.name for p in (inbox / "monday").iterdir()) == ["weather.txt", "weather.wav"]
     qtbot.wait(1500)  # several more polls: a file that has not changed is not queued again
     assert len(panel.rows) == 1
 
@@ -48,7 +55,7 @@ def test_the_next_start_leaves_transcribed_files_alone_and_queues_changed_ones(q
     shutil.copy(DATA / "espeak_weather.wav", inbox / "weather.wav")
     shutil.copy(DATA / "espeak_meeting.wav", inbox / "meeting.wav")
     settings = parts.settings_store.load().settings
-    settings.window.watch_folders = [str(inbox)]
+    settings.window.watch_folders = [WatchFolder(str(inbox))]
     parts.settings_store.save(settings)
     parts = dataclasses.replace(parts, watch=WatchOptions(poll_ms=100, settle_s=0.3))
     first = open_window(qtbot, parts)  # an earlier run of the app: both files are transcribed
