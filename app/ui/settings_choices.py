@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QStyle, QTabWidget, QWidget
 
 from app.engine.types import Precision
 from app.settings.schema import PRECISIONS
@@ -116,3 +116,13 @@ def precision_note(combo: QComboBox, parent: QWidget) -> QLabel:
     combo.currentIndexChanged.connect(lambda _i: show())
     show()
     return note
+
+
+def show_every_tab(tabs: QTabWidget) -> None:
+    """Every tab's whole name in view: no scroll arrows, no "Down…"; the widget asks for the
+    width that takes (its minimum size, so the dialog opens that wide at any font size)."""
+    bar = tabs.tabBar()
+    tabs.setUsesScrollButtons(False)
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+    bar.setExpanding(False)
+    tabs.setMinimumWidth(bar.sizeHint().width() + 2 * tabs.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth))

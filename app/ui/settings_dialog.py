@@ -40,8 +40,10 @@ from app.ui.settings_choices import (
     import_error_text,
     precision_note,
     runs_on_cpu,
+    show_every_tab,
 )
 from app.ui.watch_settings import WatchFoldersPage
+from app.ui.window_settings import WindowSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -68,7 +70,6 @@ class SettingsDialog(QDialog):
         self.dictation_page = DictationSettingsPage(self.settings, controller.input_devices(rescan=True), self)
         self.device, self.vad = self.dictation_page.device, self.dictation_page.vad
         self.min_silence, self.speech_pad = self.dictation_page.min_silence, self.dictation_page.speech_pad
-        self.close_to_tray, self.theme = self.dictation_page.close_to_tray, self.dictation_page.theme
         tabs.addTab(self.dictation_page, "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
@@ -78,6 +79,10 @@ class SettingsDialog(QDialog):
         self.models_page.installed.connect(lambda _name: self._load_models())
         controller.library.removed.connect(self._model_removed)
         tabs.addTab(self.models_page, "Download models")
+        self.window_page = WindowSettingsPage(self.settings, self)
+        self.close_to_tray, self.theme = self.window_page.close_to_tray, self.window_page.theme
+        tabs.addTab(self.window_page, "Window")
+        show_every_tab(tabs)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -271,6 +276,7 @@ class SettingsDialog(QDialog):
         settings.decode.initial_prompt = self.prompt.toPlainText().strip()
         settings.decode.file_beam_size = int(self.beam.currentData())
         self.dictation_page.collect_into(settings)
+        self.window_page.collect_into(settings)
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
         settings.window.watch_folders = self.watch_page.collect()
