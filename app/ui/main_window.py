@@ -35,7 +35,7 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
-from app.ui.labels import provider_label
+from app.ui.labels import delay_text, precision_status, provider_label
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
             (self.model_label, "Model"),
             (self.precision_label, "Precision"),
             (self.provider_label, "Provider"),
-            (self.latency_label, "Last commit latency"),
+            (self.latency_label, "Delay of the live text"),
         ):
             label.setAccessibleName(name)
             self.statusBar().addPermanentWidget(label)
@@ -177,7 +177,8 @@ class MainWindow(QMainWindow):
 
     def _on_model_loaded(self, description: EngineDescription) -> None:
         self.model_label.setText(f"Model {description.model}")
-        self.precision_label.setText(f"Precision {description.precision}")
+        self.precision_label.setText(precision_status(description.precision)[0])
+        self.precision_label.setToolTip(precision_status(description.precision)[1])
         self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
         if description.note:
             self.notice.show_message(description.note)
@@ -192,7 +193,9 @@ class MainWindow(QMainWindow):
             self._on_model_loaded(description)
 
     def _on_latency(self, ms: float) -> None:
-        self.latency_label.setText(f"Last commit {ms:.0f} ms")
+        text, tip = delay_text(ms)
+        self.latency_label.setText(text)
+        self.latency_label.setToolTip(tip)
 
     def _make_room_for_jobs(self) -> None:
         total = sum(self.splitter.sizes())

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QStyle, QTabWid
 
 from app.engine.types import Precision
 from app.settings.schema import PRECISIONS
-from app.ui.labels import PRECISION_LABELS, PRECISION_TIPS
+from app.ui.labels import PRECISION_LABELS, PRECISION_NOTES, PRECISION_TIPS
 
 FILE_ACCURACY = (
     (5, "More accurate (slower)"),
@@ -104,14 +104,17 @@ def seconds_box(parent: QWidget, name: str, low: float, high: float, value: floa
 
 
 def precision_note(combo: QComboBox, parent: QWidget) -> QLabel:
-    """One line under the precision menu: what the chosen precision costs here."""
+    """One plain line under the precision menu: what the chosen precision costs here (the figures
+    are in its tooltip)."""
     note = QLabel(parent)
     note.setObjectName("muted")
     note.setAccessibleName("What this precision costs")
     note.setWordWrap(True)
 
     def show() -> None:
-        note.setText(PRECISION_TIPS.get(str(combo.currentData()), ""))
+        chosen = str(combo.currentData())
+        note.setText(PRECISION_NOTES.get(chosen, ""))
+        note.setToolTip(PRECISION_TIPS.get(chosen, ""))  # the figures behind the plain words
 
     combo.currentIndexChanged.connect(lambda _i: show())
     show()
