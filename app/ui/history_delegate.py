@@ -38,8 +38,20 @@ def entry_label(entry: HistoryEntry) -> str:
     return f"{entry.name} · {when(entry.created)}\n{entry_preview(entry) or '(no text)'}"
 
 
-def entry_preview(entry: HistoryEntry) -> str:
-    return " ".join(entry.text[:PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
+MATCH_LEAD_CHARS = 60
+"""Text kept before a search match that is deep in a transcript: enough words to read it in."""
+
+
+def entry_preview(entry: HistoryEntry, query: str = "") -> str:
+    """The start of the text on one line; for a search whose first match in the text lies past
+    what the preview shows, "… " and the text from a little before that match."""
+    start = 0
+    needle = query.strip().lower()
+    found = entry.text.lower().find(needle) if needle else -1
+    if found > MATCH_LEAD_CHARS:
+        start = entry.text.rfind(" ", 0, found - MATCH_LEAD_CHARS) + 1  # at a word's start
+    text = " ".join(entry.text[start:start + PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
+    return f"… {text}" if start else text
 
 
 def title_line(name: str, stamp: str, metrics: QFontMetrics, width: int, file: bool = True) -> tuple[str, str]:
