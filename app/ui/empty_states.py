@@ -33,15 +33,18 @@ def history_hint(query: str, hotkey: str) -> str:
             "files or a folder on the window to start.")
 
 
+MARGIN = 16
+
+
 class EmptyHint(QLabel):
     """A centred, wrapped text over an item view's viewport while the view lists nothing."""
 
-    MARGIN = 16
-
-    def __init__(self, view: QAbstractScrollArea) -> None:
+    def __init__(self, view: QAbstractScrollArea, name: str = "History hint", margin: int = MARGIN,
+                 top: int = 2 * MARGIN) -> None:
         super().__init__(view.viewport())
+        self.margin, self.top = margin, top
         self.setObjectName("muted")
-        self.setAccessibleName("History hint")
+        self.setAccessibleName(name)
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
@@ -62,7 +65,7 @@ class EmptyHint(QLabel):
 
     def _fit(self) -> None:
         """The whole viewport's width less margins, and the height its wrapped text needs."""
-        area = self.parentWidget().rect().adjusted(self.MARGIN, self.MARGIN * 2, -self.MARGIN, -self.MARGIN)
+        area = self.parentWidget().rect().adjusted(self.margin, self.top, -self.margin, -self.margin)
         self.setGeometry(area.x(), area.y(), area.width(), max(self.heightForWidth(area.width()), 0))
 
 
@@ -71,13 +74,26 @@ class NamesTheHotkey(Protocol):
     def set_hotkey(self, hotkey: str) -> None: ...
 
 
-def show_first_start_hints(transcript: QTextEdit, history: NamesTheHotkey, controller: AppController) -> None:
-    """The transcript's and the History's texts, naming the hotkey set now and after each change."""
+def show_first_start_hints(transcript: QTextEdit, history: NamesTheHotkey, controller: AppController) -> EmptyHint:
+    """The transcript's first-start text (while it is empty) and the History's hint, naming the
+    hotkey set now and after each change. (QTextEdit's own placeholder shows one line only: the
+    text after it was cut off.)"""
+    margin = int(transcript.document().documentMargin())
+    hint = EmptyHint(transcript, "First steps", margin=margin, top=margin)
+    hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    transcript.setPlaceholderText("")
+    text = [""]
 
     def show(settings: Settings) -> None:
         hotkey = settings.output.hotkey.strip()
-        transcript.setPlaceholderText(first_start_text(hotkey))
+        text[0] = first_start_text(hotkey)
+        follow_text()
         history.set_hotkey(hotkey)
+
+    def follow_text() -> None:
+        hint.show_text(text[0] if transcript.document().isEmpty() else "")
 
     show(controller.settings)
     controller.settings_changed.connect(show)
+    transcript.textChanged.connect(follow_text)
+    return hint

@@ -44,6 +44,7 @@ from app.ui.recovery_bar import RecoveryBar
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
+from app.ui.window_fit import first_size
 from app.ui.widgets import NoticeBar, TextViewer
 
 OPEN_FILES_FILTER = "All files (*)"
@@ -77,7 +78,7 @@ class MainWindow(QMainWindow):
         set_tab_order(self, [self.record_bar.button, self.record_bar.devices, self.notice.dismiss],
                       [self.recovery, self.splitter, self.history_panel])
         follow_theme_setting(controller)
-        show_first_start_hints(self.transcript, self.history_panel, controller)
+        self.first_steps = show_first_start_hints(self.transcript, self.history_panel, controller)
         self._connect()
         self._restore_geometry()
         self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
@@ -320,7 +321,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1040, 680)
+            self.resize(first_size(self.screen()))
         if state is not None:
             self.restoreState(state)
 

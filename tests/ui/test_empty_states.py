@@ -27,9 +27,14 @@ def _search(qtbot, window: MainWindow, query: str) -> None:
 
 def test_the_first_start_names_every_way_in(qtbot, parts) -> None:
     window = open_window(qtbot, parts, load=False)
-    text = window.transcript.placeholderText()
+    steps = window.first_steps
+    text = steps.text()
     for words in ("Record", "files", "folder", "ctrl+alt+space"):
         assert words in text, (words, text)
+    assert steps.isVisible() and window.transcript.viewport().rect().contains(steps.geometry())
+    assert steps.heightForWidth(steps.width()) <= steps.height()  # every line, not the first one only
+    window.transcript.append_committed("Hello there.")
+    assert not steps.isVisible()  # text arrived: the first steps make room
     assert window.history_panel.list.count() == 0
     hint = window.history_panel.hint.text()
     assert hint.startswith("No transcripts yet") and "ctrl+alt+space" in hint and "folder" in hint
