@@ -36,6 +36,7 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
+from app.ui.language_picker import LanguagePicker
 from app.ui.labels import delay_text, precision_status, provider_label
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
@@ -136,6 +137,8 @@ class MainWindow(QMainWindow):
         ):
             label.setAccessibleName(name)
             self.statusBar().addPermanentWidget(label)
+        self.language_picker = LanguagePicker(self.controller, self)
+        self.statusBar().addPermanentWidget(self.language_picker)
         self.statusBar().setSizeGripEnabled(False)
 
     def _connect(self) -> None:
