@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from app.dictation.decoder_port import WindowDecoder
+from app.engine.models.import_steps import StepCallback
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -101,7 +102,10 @@ class ModelCatalog(Protocol):
 
     def list_models(self) -> list[ModelInfo]: ...
 
-    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo: ...
+    def import_folder(self, path: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelInfo:
+        """Install the model folder at `path` as `name` (None: the folder's name); `on_step`
+        hears each step (copying, checking, converting, the test transcription)."""
+        ...
 
     def remove(self, name: str) -> None: ...
 

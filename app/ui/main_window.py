@@ -36,8 +36,8 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
-from app.ui.language_picker import LanguagePicker
 from app.ui.labels import delay_text, precision_status, provider_label
+from app.ui.language_picker import LanguagePicker
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
@@ -45,8 +45,8 @@ from app.ui.recovery_bar import RecoveryBar
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
-from app.ui.window_fit import first_size
 from app.ui.widgets import NoticeBar, TextViewer
+from app.ui.window_fit import first_size
 
 OPEN_FILES_FILTER = "All files (*)"
 """Qt drops a chosen file its name filter does not match, without a word (`*.*` dropped "memo",
