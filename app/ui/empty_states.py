@@ -42,7 +42,7 @@ class EmptyHint(QLabel):
     def __init__(self, view: QAbstractScrollArea, name: str = "History hint", margin: int = MARGIN,
                  top: int = 2 * MARGIN) -> None:
         super().__init__(view.viewport())
-        self.margin, self.top = margin, top
+        self.side, self.top = margin, top
         self.setObjectName("muted")
         self.setAccessibleName(name)
         self.setWordWrap(True)
@@ -65,7 +65,10 @@ class EmptyHint(QLabel):
 
     def _fit(self) -> None:
         """The whole viewport's width less margins, and the height its wrapped text needs."""
-        area = self.parentWidget().rect().adjusted(self.margin, self.top, -self.margin, -self.margin)
+        viewport = self.parentWidget()
+        if viewport is None:
+            return
+        area = viewport.rect().adjusted(self.side, self.top, -self.side, -self.side)
         self.setGeometry(area.x(), area.y(), area.width(), max(self.heightForWidth(area.width()), 0))
 
 

@@ -36,7 +36,7 @@ class LanguagePicker(QToolButton):
         self.setAutoRaise(True)
         self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu_ = QMenu(self)
-        self.group = QActionGroup(self)
+        self.choices = QActionGroup(self)
         self._add(self.menu_, "Detect automatically", None)
         self.menu_.addSeparator()
         for code in COMMON:
@@ -54,7 +54,7 @@ class LanguagePicker(QToolButton):
         action = menu.addAction(text)
         action.setCheckable(True)
         action.setData(code)
-        self.group.addAction(action)
+        self.choices.addAction(action)
         action.triggered.connect(lambda _checked=False, c=code: self.choose(c))
         return action
 
@@ -66,7 +66,7 @@ class LanguagePicker(QToolButton):
 
     def show_choice(self) -> None:
         chosen = self.controller.settings.decode.language
-        for action in self.group.actions():
+        for action in self.choices.actions():
             action.setChecked(action.data() == chosen)
         if not self.multilingual:
             self.setText("Language: English")

@@ -13,7 +13,7 @@ from app.ui.main_window import MainWindow
 
 
 def _action(window: MainWindow, text: str):  # type: ignore[no-untyped-def]
-    return next(a for a in window.language_picker.group.actions() if a.text() == text)
+    return next(a for a in window.language_picker.choices.actions() if a.text() == text)
 
 
 def test_an_english_only_model_shows_english_and_says_why(qtbot, parts) -> None:
