@@ -39,7 +39,7 @@ def entry_label(entry: HistoryEntry) -> str:
     return f"{entry.name} · {when(entry.created)}\n{entry_preview(entry) or '(no text)'}"
 
 
-MATCH_LEAD_CHARS = 60
+MATCH_LEAD_CHARS = 30
 """Text kept before a search match that is deep in a transcript: enough words to read it in."""
 
 
