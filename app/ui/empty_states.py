@@ -77,26 +77,27 @@ class NamesTheHotkey(Protocol):
     def set_hotkey(self, hotkey: str) -> None: ...
 
 
-def show_first_start_hints(transcript: QTextEdit, history: NamesTheHotkey, controller: AppController) -> EmptyHint:
-    """The transcript's first-start text (while it is empty) and the History's hint, naming the
-    hotkey set now and after each change. (QTextEdit's own placeholder shows one line only: the
-    text after it was cut off.)"""
-    margin = int(transcript.document().documentMargin())
-    hint = EmptyHint(transcript, "First steps", margin=margin, top=margin)
-    hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-    transcript.setPlaceholderText("")
-    text = [""]
+class FirstSteps(EmptyHint):
+    """The transcript's first-start text while it is empty (QTextEdit's own placeholder shows
+    one line only: the text after it was cut off), naming the hotkey set now and after each
+    change, which the History's hint names too."""
 
-    def show(settings: Settings) -> None:
+    def __init__(self, transcript: QTextEdit, history: NamesTheHotkey, controller: AppController) -> None:
+        margin = int(transcript.document().documentMargin())
+        super().__init__(transcript, "First steps", margin=margin, top=margin)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.transcript, self.history = transcript, history
+        self.steps = ""
+        transcript.setPlaceholderText("")
+        self.show_settings(controller.settings)
+        controller.settings_changed.connect(self.show_settings)
+        transcript.textChanged.connect(self.follow_text)
+
+    def show_settings(self, settings: Settings) -> None:
         hotkey = settings.output.hotkey.strip()
-        text[0] = first_start_text(hotkey)
-        follow_text()
-        history.set_hotkey(hotkey)
+        self.steps = first_start_text(hotkey)
+        self.follow_text()
+        self.history.set_hotkey(hotkey)
 
-    def follow_text() -> None:
-        hint.show_text(text[0] if transcript.document().isEmpty() else "")
-
-    show(controller.settings)
-    controller.settings_changed.connect(show)
-    transcript.textChanged.connect(follow_text)
-    return hint
+    def follow_text(self) -> None:
+        self.show_text(self.steps if self.transcript.document().isEmpty() else "")

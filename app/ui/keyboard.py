@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QApplication, QToolBar, QWidget
+from PySide6.QtWidgets import QToolBar, QWidget
 
 
 def _tab_stops(root: QWidget) -> list[QWidget]:
@@ -60,17 +60,14 @@ class FocusComesBack(QObject):
     Record is disabled while the model loads, at start-up too: Qt then hands the focus on to the
     next widget in the Tab chain (the microphone list), where it stayed after loading, which left
     Record eleven Tab presses away. (Before the window is active Qt moves it without focus events:
-    where the focus is right after the widget is disabled tells.) A focus the user moves
-    meanwhile is left where they put it."""
+    where the focus is right after the widget is disabled tells.) A focus the user moved
+    elsewhere meanwhile is left where they put it."""
 
     def __init__(self, widget: QWidget) -> None:
         super().__init__(widget)
         self.widget = widget
         self.moved_to: QWidget | None = None
         widget.installEventFilter(self)
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            app.focusChanged.connect(self._focus_changed)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.EnabledChange:
@@ -82,7 +79,3 @@ class FocusComesBack(QObject):
                     self.widget.setFocus(Qt.FocusReason.OtherFocusReason)
                 self.moved_to = None
         return False
-
-    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
-        if new is not None and new is not self.moved_to:
-            self.moved_to = None  # the user moved on: the focus stays where they put it

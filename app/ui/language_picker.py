@@ -45,7 +45,7 @@ class LanguagePicker(QToolButton):
         for code, name in LANGUAGES:
             self._add(every, name, code)
         self.setMenu(self.menu_)
-        controller.settings_changed.connect(lambda _s: self.show_choice())
+        controller.settings_changed.connect(self._on_settings)
         controller.models.loaded.connect(self._on_loaded)
         controller.jobs.job_finished.connect(self._on_job_finished)
         self.show_choice()
@@ -55,8 +55,13 @@ class LanguagePicker(QToolButton):
         action.setCheckable(True)
         action.setData(code)
         self.choices.addAction(action)
-        action.triggered.connect(lambda _checked=False, c=code: self.choose(c))
+        action.triggered.connect(self._on_action)
         return action
+
+    def _on_action(self) -> None:
+        action = self.choices.checkedAction()
+        if action is not None:
+            self.choose(action.data())
 
     def choose(self, code: str | None) -> None:
         """Use `code` (None = detect) for dictation and files from now on, and save it."""
@@ -81,6 +86,9 @@ class LanguagePicker(QToolButton):
             heard = f" (heard {language_name(self.heard)})" if self.heard else ""
             self.setText(f"Language: Detect{heard}")
             self.setToolTip("Each recording's language is detected; click to choose one")
+
+    def _on_settings(self, _settings: Settings) -> None:
+        self.show_choice()
 
     def _on_loaded(self, description: EngineDescription) -> None:
         self.multilingual = description.multilingual

@@ -30,7 +30,7 @@ from app.ui.closing import (
     ask_quit_while_transcribing,
     say_where_earshot_went,
 )
-from app.ui.empty_states import show_first_start_hints
+from app.ui.empty_states import FirstSteps
 from app.ui.first_paint import after_first_paint
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
         set_tab_order(self, [self.record_bar.button, self.record_bar.devices, self.notice.dismiss],
                       [self.recovery, self.splitter, self.history_panel])
         follow_theme_setting(controller)
-        self.first_steps = show_first_start_hints(self.transcript, self.history_panel, controller)
+        self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
         self._connect()
         self._restore_geometry()
         self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
