@@ -32,3 +32,24 @@ def test_at_one_and_a_half_scale_nothing_is_cut_or_hidden(tmp_path: Path) -> Non
     for entry in report["history"]:
         assert entry["drawn"] == entry["name"], entry  # not "The…" or "Q4…ll"
     assert report["hint"]["fits"] and "zebra" in report["hint"]["text"], report["hint"]
+
+
+def test_at_the_smallest_window_width_settings_stays_in_the_toolbar(qtbot, parts) -> None:
+    """640 px wide (the window's minimum; a 1024x768 screen at 1.5 leaves 683): the buttons show
+    icons only, with their names in tooltips, and none goes behind the overflow arrow."""
+    from gui_helpers import open_window
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolBar, QToolButton
+
+    window = open_window(qtbot, parts, load=False)
+    window.resize(window.minimumWidth(), 480)
+    toolbar = window.findChild(QToolBar, "mainToolbar")
+    qtbot.waitUntil(lambda: toolbar.width() <= window.minimumWidth())
+    assert toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly
+    extension = toolbar.findChild(QToolButton, "qt_toolbar_ext_button")
+    qtbot.waitUntil(lambda: extension is None or not extension.isVisible(), timeout=2000)
+    settings = toolbar.widgetForAction(window.actions_["settings"])
+    assert settings.isVisible() and toolbar.rect().contains(settings.geometry())
+    assert settings.toolTip().startswith("Settings")
+    window.resize(1100, 720)  # room again: the names come back
+    qtbot.waitUntil(lambda: toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
