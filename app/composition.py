@@ -30,6 +30,7 @@ from app.controller.ports import (
 )
 from app.dictation.events import DictationEvent
 from app.engine.export.subtitles import SubtitleOptions
+from app.engine.models.import_steps import StepCallback
 from app.engine.types import Precision
 from app.history.store import HistoryStore
 from app.settings.store import SettingsStore
@@ -115,8 +116,8 @@ class InstalledModels:
     def list_models(self) -> list[ModelInfo]:
         return [_model_info(entry.name, entry.source) for entry in self._store.list_models()]
 
-    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo:
-        entry = self._store.import_model(path, name)
+    def import_folder(self, path: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelInfo:
+        entry = self._store.import_model(path, name, on_step)
         return _model_info(entry.name, entry.source)
 
     def remove(self, name: str) -> None:

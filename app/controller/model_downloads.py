@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class ModelDownloads(QObject):
-    """Running downloads by installed name. `mirror` and `token` (Settings > Models; "" = the
+    """Running downloads by installed name. `mirror` and `token` (Settings > Download models; "" = the
     environment's HF_ENDPOINT / HF_TOKEN) are read at each start."""
 
     progress = Signal(str, object)  # name, Progress

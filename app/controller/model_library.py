@@ -15,6 +15,12 @@ from app.controller.ports import ModelCatalog, ModelInfo
 from app.engine.types import Precision
 
 
+class ModelImport(BackgroundCall):
+    """A running import; `step` says which step has started (queued to the GUI thread)."""
+
+    step = Signal(object)  # ImportStep
+
+
 class ModelLibrary(QObject):
     """`removed(name, error)` follows each `remove()` that started ("" = it is gone)."""
 
@@ -37,10 +43,18 @@ class ModelLibrary(QObject):
         """Each precision -> None when it runs on `provider`, else the reason it cannot."""
         return self._catalog.precision_support(provider)
 
-    def import_folder(self, folder: Path) -> BackgroundCall:
-        """Import (and convert) a model folder off the GUI thread: connect to the returned
-        call's `succeeded(ModelInfo)` / `failed(message)` (delivered once the event loop runs)."""
-        call = BackgroundCall(lambda: self._catalog.import_folder(folder), self)
+    def import_folder(self, folder: Path, name: str | None = None,
+                      on_step: Callable[[object], None] | None = None) -> ModelImport:
+        """Import (and convert) a model folder as `name` (None: the folder's name) off the GUI
+        thread: `on_step(ImportStep)` hears each step as it starts (connected before the work
+        starts, so the first is not missed), then the returned call's `succeeded(ModelInfo)` /
+        `failed(message)` (delivered once the event loop runs)."""
+        def work() -> ModelInfo:
+            return self._catalog.import_folder(folder, name, call.step.emit)
+
+        call = ModelImport(work, self)
+        if on_step is not None:
+            call.step.connect(on_step)
         call.start()
         return call
 

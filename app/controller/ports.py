@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from app.audio.microphones import Microphone as Microphone  # the views list these
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.events import DictationEvent
+from app.engine.models.import_steps import StepCallback
 from app.engine.types import (
     CancelToken,
     DecodeOptions,
@@ -103,7 +104,10 @@ class ModelCatalog(Protocol):
 
     def list_models(self) -> list[ModelInfo]: ...
 
-    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo: ...
+    def import_folder(self, path: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelInfo:
+        """Install the model folder at `path` as `name` (None: the folder's name); `on_step`
+        hears each step (copying, checking, converting, the test transcription)."""
+        ...
 
     def remove(self, name: str) -> None: ...
 

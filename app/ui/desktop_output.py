@@ -34,6 +34,7 @@ class DesktopOutput:
         self.window = window
         self.desktop_run = desktop_run
         self.indicator = DictationIndicator()
+        self.indicator.avoid = window
         self._show_indicator = controller.settings.output.show_indicator
         dictation = controller.dictation
         dictation.state_changed.connect(self._on_state)

@@ -1,4 +1,4 @@
-"""The "Dictation" page of the settings dialog: microphone, voice detection, the window."""
+"""The "Dictation" page of the settings dialog: microphone, voice detection, punctuation."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QSlider, QVBoxLayout, QWid
 from app.audio.microphones import Microphone
 from app.settings.schema import Settings
 from app.ui.microphone_picker import MicrophoneCombo
-from app.ui.settings_choices import seconds_box, theme_combo
+from app.ui.settings_choices import seconds_box
 
 
 class DictationSettingsPage(QWidget):
-    """Shows `settings`' dictation and window choices; `collect_into` writes them back."""
+    """Shows `settings`' dictation choices; `collect_into` writes them back."""
 
     def __init__(self, settings: Settings, devices: list[Microphone], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,18 +33,12 @@ class DictationSettingsPage(QWidget):
         self.close_sentences.setToolTip("A period between sentences you ended with a pause, and one when you stop "
                                         "mid-sentence; off keeps only the punctuation you or the model wrote")
         self.close_sentences.setChecked(chosen.close_sentences)
-        self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", self)
-        self.close_to_tray.setAccessibleName("Close to tray")
-        self.close_to_tray.setChecked(settings.closes_to_tray())
-        self.theme = theme_combo(settings.window.theme, self)
         form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)
         form.addRow("Pause that ends a sentence", self.min_silence)
         form.addRow("Audio kept before speech", self.speech_pad)
         form.addRow("Punctuation", self.close_sentences)
-        form.addRow("Window", self.close_to_tray)
-        form.addRow("Colours", self.theme)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addStretch(1)
@@ -55,5 +49,3 @@ class DictationSettingsPage(QWidget):
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.dictation.close_sentences = self.close_sentences.isChecked()
-        settings.window.close_to_tray = self.close_to_tray.isChecked()
-        settings.window.theme = self.theme.currentData()

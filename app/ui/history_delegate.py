@@ -1,5 +1,6 @@
 """How the history list draws an entry: its name and time on one line (a long name elided in
-the middle, the time always whole), a three-line preview, the search query highlighted."""
+the middle, the time always whole; in a narrow list the time goes under the whole name), a
+three-line preview, the search query highlighted."""
 
 from __future__ import annotations
 
@@ -49,17 +50,38 @@ def entry_stamp(entry: HistoryEntry) -> str:
     return " · ".join(notes)
 
 
-def entry_preview(entry: HistoryEntry) -> str:
-    return " ".join(entry.text[:PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
+MATCH_LEAD_CHARS = 30
+"""Text kept before a search match that is deep in a transcript: enough words to read it in."""
+
+
+def entry_preview(entry: HistoryEntry, query: str = "") -> str:
+    """The start of the text on one line; for a search whose first match in the text lies past
+    what the preview shows, "… " and the text from a little before that match."""
+    start = 0
+    needle = query.strip().lower()
+    found = entry.text.lower().find(needle) if needle else -1
+    if found > MATCH_LEAD_CHARS:
+        start = entry.text.rfind(" ", 0, found - MATCH_LEAD_CHARS) + 1  # at a word's start
+    text = " ".join(entry.text[start:start + PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
+    return f"… {text}" if start else text
 
 
 def title_line(name: str, stamp: str, metrics: QFontMetrics, width: int, file: bool = True) -> tuple[str, str]:
     """(name, stamp) to draw on one line of `width` px: the stamp whole, right-aligned; the name
     elided if it must be: a file's in the middle (it keeps its start and its extension), words
     at the end."""
-    room = width - metrics.horizontalAdvance(stamp) - metrics.horizontalAdvance("  ")
+    room = width - (metrics.horizontalAdvance(f"{stamp}  ") if stamp else 0)
     mode = Qt.TextElideMode.ElideMiddle if file else Qt.TextElideMode.ElideRight
     return metrics.elidedText(name, mode, max(room, 0)), stamp
+
+
+def title_layout(name: str, stamp: str, metrics: QFontMetrics, width: int, file: bool) -> tuple[str, bool]:
+    """(the name as drawn, whether the time goes under it): beside it when both fit, else under
+    it, so that the name is cut only when it is wider than the whole line."""
+    beside, _ = title_line(name, stamp, metrics, width, file)
+    if beside == name:
+        return name, False
+    return title_line(name, "", metrics, width, file)[0], True
 
 
 def preview_lines(text: str, metrics: QFontMetrics, width: int, lines: int) -> list[str]:
@@ -109,20 +131,27 @@ class EntryDelegate(QStyledItemDelegate):
         painter.save()
         bold = QFont(opt.font)
         bold.setBold(True)
-        name, stamp = title_line(str(index.data(NAME_ROLE)), str(index.data(WHEN_ROLE)), QFontMetrics(bold),
-                                 rect.width(), bool(index.data(FILE_ROLE)))
+        full_name, stamp = str(index.data(NAME_ROLE)), str(index.data(WHEN_ROLE))
+        file = bool(index.data(FILE_ROLE))
+        name, stamp_below = title_layout(full_name, stamp, QFontMetrics(bold), rect.width(), file)
         pen = opt.palette.color(QPalette.ColorRole.Text)  # selection is a light tint
+        muted = opt.palette.color(QPalette.ColorRole.PlaceholderText)
         line = QFontMetrics(bold).lineSpacing()
         mark = QColor(opt.palette.color(QPalette.ColorRole.Highlight))
         mark.setAlpha(90)
         self._draw(painter, bold, (pen, mark), rect.x(), rect.y(), name)
-        painter.setPen(opt.palette.color(QPalette.ColorRole.PlaceholderText))
-        painter.setFont(bold)
-        painter.drawText(rect.x(), rect.y(), rect.width(), line, Qt.AlignmentFlag.AlignRight, stamp)
-        muted = opt.palette.color(QPalette.ColorRole.PlaceholderText)
         metrics = QFontMetrics(opt.font)
         y = rect.y() + line + 3
-        for text in preview_lines(str(index.data(PREVIEW_ROLE)), metrics, rect.width(), self.PREVIEW_LINES):
+        painter.setPen(muted)
+        if stamp_below:
+            painter.setFont(opt.font)
+            painter.drawText(rect.x(), y + metrics.ascent(), stamp)
+            y += metrics.lineSpacing()
+        else:
+            painter.setFont(bold)
+            painter.drawText(rect.x(), rect.y(), rect.width(), line, Qt.AlignmentFlag.AlignRight, stamp)
+        lines = self.PREVIEW_LINES - int(stamp_below)
+        for text in preview_lines(str(index.data(PREVIEW_ROLE)), metrics, rect.width(), lines):
             self._draw(painter, opt.font, (muted, mark), rect.x(), y, text)
             y += metrics.lineSpacing()
         painter.restore()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.engine.export.formats import ExportError
 from app.history.store import EntryKind, HistoryEntry, HistoryStore
+from app.ui.empty_states import EmptyHint, history_hint
 from app.ui.history_actions import AskPath, EntryEditor, ask_export_path, export_entry, export_formats, file_stem
 from app.ui.history_delegate import (
     FILE_ROLE,
@@ -56,6 +57,7 @@ class HistoryPanel(QWidget):
         self.ask_export_path: AskPath = ask_export_path
         self.ask_name: AskName = _ask_name
         self.editor: EntryEditor | None = None
+        self.hotkey = ""  # named in the empty History's hint
         self.setAccessibleName("History")
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search transcripts")
@@ -68,6 +70,7 @@ class HistoryPanel(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.hint = EmptyHint(self.list)
         self.open_button = QPushButton("Open", self)
         self.open_button.setAccessibleName("Open selected transcript")
         self.delete_button = QPushButton("Delete", self)
@@ -102,19 +105,27 @@ class HistoryPanel(QWidget):
         selected = self.selected_id()
         self.list.clear()
         self.delegate.query = self.search.text()
-        for entry in self.history.search(self.search.text()):
+        query = self.search.text()
+        entries = self.history.search(query)
+        self.hint.show_text("" if entries else history_hint(query, self.hotkey))
+        for entry in entries:
             item = QListWidgetItem(entry_label(entry))
             item.setData(Qt.ItemDataRole.UserRole, entry.id)
             item.setData(NAME_ROLE, entry.name)
             item.setData(WHEN_ROLE, entry_stamp(entry))
             item.setData(FILE_ROLE, entry.kind is EntryKind.FILE)
-            item.setData(PREVIEW_ROLE, entry_preview(entry) or "(no text)")
+            item.setData(PREVIEW_ROLE, entry_preview(entry, query) or "(no text)")
             stopped = "Incomplete: the run was stopped before the end." if entry.stopped_at_s else ""
             item.setToolTip("\n".join(filter(None, (entry.source, stopped, entry_preview(entry)[:300]))))
             self.list.addItem(item)
             if entry.id == selected:
                 self.list.setCurrentItem(item)
         self._update_buttons()
+
+    def set_hotkey(self, hotkey: str) -> None:
+        """The global hotkey ("" = none), named in the hint of an empty History."""
+        self.hotkey = hotkey
+        self.refresh()
 
     def selected_id(self) -> int | None:
         item = self.list.currentItem()

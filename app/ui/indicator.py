@@ -8,11 +8,12 @@ dictation.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QCursor, QGuiApplication, QMouseEvent, QPainter, QPainterPath, QPaintEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from app.controller.states import RecordState
+from app.ui.pill_place import pill_position, pill_width_limit
 
 TITLE = "Earshot indicator"
 ERROR_SHOWN_MS = 4000
@@ -42,6 +43,7 @@ class DictationIndicator(QWidget):
         self.state = RecordState.IDLE
         self.text = ""
         self.level = 0.0
+        self.avoid: QWidget | None = None  # Earshot's window: the pill keeps off its status bar
         self._hide_timer = QTimer(self, singleShot=True, interval=error_shown_ms)
         self._hide_timer.timeout.connect(self.hide)
 
@@ -75,27 +77,48 @@ class DictationIndicator(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect())
+        line = min(rect.height(), float(self.fontMetrics().height() + 16))  # one line's height
         shape = QPainterPath()
-        shape.addRoundedRect(rect, rect.height() / 2, rect.height() / 2)
+        shape.addRoundedRect(rect, line / 2, line / 2)
         painter.fillPath(shape, QColor(32, 33, 36, 235))
         colour = QColor(_LOOK.get(self.state, ("", "#9e9e9e"))[1])
         radius = 5.0 + 3.0 * self.level
-        centre = QPoint(int(rect.height() / 2), int(rect.height() / 2))
+        centre = QPoint(int(line / 2), int(line / 2))
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawEllipse(centre, radius, radius)
         painter.setPen(QColor("#f1f3f4"))
-        text_rect = rect.adjusted(rect.height(), 0, -rect.height() / 2, 0)
-        painter.drawText(text_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.text)
+        painter.drawText(self.text_rect(), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+                         | Qt.TextFlag.TextWordWrap, self.text)
+
+    def text_rect(self) -> QRectF:
+        """Where the text is drawn: after the dot, up to the right end's curve."""
+        rect = QRectF(self.rect())
+        end = min(rect.height(), float(self.fontMetrics().height() + 16))
+        return rect.adjusted(end, 0, -end / 2, 0)
 
     def _place(self) -> None:
+        """One line as wide as its text, or wrapped lines no wider than `pill_width_limit`."""
         metrics = self.fontMetrics()
-        height = metrics.height() + 16
-        self.resize(metrics.horizontalAdvance(self.text) + int(height * 1.5), height)
-        mask = QPainterPath()
-        mask.addRoundedRect(QRectF(self.rect()), height / 2, height / 2)
-        self.setMask(mask.toFillPolygon().toPolygon())
+        line = metrics.height() + 16
         screen = QGuiApplication.screenAt(QCursor.pos()) or QGuiApplication.primaryScreen()
-        if screen is not None:
-            area = screen.availableGeometry()
-            self.move(area.center().x() - self.width() // 2, area.bottom() - self.height() - 48)
+        area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 800)
+        window, status = self._window_rects()
+        room = pill_width_limit(area, window) - int(line * 1.5)
+        wrapped = metrics.boundingRect(QRect(0, 0, room, 10_000), Qt.TextFlag.TextWordWrap, self.text)
+        width = min(wrapped.width(), room) + int(line * 1.5)
+        self.resize(width, wrapped.height() + 16)
+        radius = min(self.height(), line) / 2
+        mask = QPainterPath()
+        mask.addRoundedRect(QRectF(self.rect()), radius, radius)
+        self.setMask(mask.toFillPolygon().toPolygon())
+        self.move(pill_position(self.size(), area, window, status))
+
+    def _window_rects(self) -> tuple[QRect | None, QRect | None]:
+        """Earshot's window frame and its status bar, on the screen; None when it is not shown."""
+        window = self.avoid
+        if window is None or not window.isVisible() or window.isMinimized():
+            return None, None
+        bar = window.findChild(QStatusBar)
+        status = QRect(bar.mapToGlobal(QPoint(0, 0)), bar.size()) if bar is not None and bar.isVisible() else None
+        return window.frameGeometry(), status

@@ -4,9 +4,10 @@ ticked in the Export menu)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal, SignalInstance
+from PySide6.QtCore import QEvent, QSize, Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -96,6 +97,7 @@ class JobRow(QFrame):
         self, icon_name: str, name: str, signal: SignalInstance, text: str = ""
     ) -> QToolButton:
         button = QToolButton(self)
+        button.setProperty("iconName", icon_name)
         button.setIcon(icon(icon_name, self.palette().color(QPalette.ColorRole.ButtonText)))
         button.setIconSize(QSize(16, 16))
         button.setAccessibleName(name)
@@ -110,6 +112,7 @@ class JobRow(QFrame):
     def _export_button(self) -> QPushButton:
         button = QPushButton("Export", self)
         button.setAccessibleName("Export transcript")
+        button.setProperty("iconName", "save")
         button.setIcon(icon("save", self.palette().color(QPalette.ColorRole.ButtonText)))
         menu = QMenu(button)
         for fmt in EXPORT_FORMATS:
@@ -165,12 +168,25 @@ class JobRow(QFrame):
         self.status.style().polish(self.status)
         self.progress.setValue(round(job.fraction * 1000))
         self.progress.setVisible(not state.finished)
-        done = state == JobState.DONE
         for button in (self.open_button, self.copy_button, self.export_button):
             button.setVisible(self.has_text)  # done, or cancelled with the text so far
         self.cancel_button.setVisible(not state.finished)
         self.remove_button.setVisible(state.finished)
-        name = {JobState.DONE: "done", JobState.FAILED: "error"}.get(state, "file")
-        color = "#e5484d" if state == JobState.FAILED else (
-            "#30a46c" if done else self.palette().color(QPalette.ColorRole.PlaceholderText))
+        self._show_state_icon()
+
+    def _show_state_icon(self) -> None:
+        name = {JobState.DONE: "done", JobState.FAILED: "error"}.get(self.state, "file")
+        color = "#e5484d" if self.state == JobState.FAILED else (
+            "#30a46c" if self.state == JobState.DONE else self.palette().color(QPalette.ColorRole.PlaceholderText))
         self.icon.setPixmap(icon(name, color).pixmap(22, 22))
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A theme switch redraws the icons in the new text colour (black ones on a dark row
+        could not be seen)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "state"):
+            color = self.palette().color(QPalette.ColorRole.ButtonText)
+            for button in self.findChildren(QAbstractButton):
+                if name := button.property("iconName"):
+                    button.setIcon(icon(str(name), color))
+            self._show_state_icon()

@@ -15,15 +15,41 @@ PRECISION_TIPS = {
     "int8-small": "int8 with a 4-bit vocabulary table: 10 MB smaller, more words wrong at beam 5 (3.2 % vs 2.8 %)",
     "int4": "4-bit weights: 8 % faster than int8 but more words wrong (7.3 % against 5.6 %)",
 }
-PRECISION_LABELS = {
-    "auto": "Automatic (fastest accurate choice)",
-    "fp32": "fp32 — most accurate, 1.5x slower than int8",
-    "fp16": "fp16 — for GPUs",
-    "int8": "int8 — fast, as accurate as fp32 on the test clips",
-    "int8-accurate": "int8 accurate — closest to fp32, 2 % slower than int8",
-    "int8-small": "int8 small — int8 with a 4-bit vocabulary table, 10 MB smaller",
-    "int4": "int4 — smallest and fastest, more words wrong",
+PRECISION_LABELS = {  # plain choices; the figures are in PRECISION_TIPS (tooltips)
+    "auto": "Automatic (recommended)",
+    "fp32": "Best quality",
+    "fp16": "Best quality on a graphics card",
+    "int8": "Balanced",
+    "int8-accurate": "Balanced, closer to best quality",
+    "int8-small": "Balanced, smaller",
+    "int4": "Smallest",
 }
+PRECISION_NOTES = {  # one plain line under the menu
+    "auto": "The fastest choice that keeps the best quality's words on this computer.",
+    "fp32": "The most accurate words; the slowest and the largest.",
+    "fp16": "Fast on a graphics card; slow on the processor.",
+    "int8": "Nearly always the same words as Best quality, in two thirds of the time.",
+    "int8-accurate": "Like Balanced, a little closer to Best quality and a little slower.",
+    "int8-small": "Like Balanced, a little smaller, with a few more words wrong.",
+    "int4": "The fastest and the smallest, with more words wrong.",
+}
+SLOW_DELAY_S = 5.0
+"""A delay from which live text lags too far behind the voice to follow: said so beside it."""
+
+
+def delay_text(ms: float) -> tuple[str, str]:
+    """(status bar text, tooltip) for how long the last words took to appear after they were said."""
+    seconds = ms / 1000
+    shown = f"Delay {seconds:.1f} s" if seconds < 10 else f"Delay {seconds:.0f} s"
+    if seconds >= SLOW_DELAY_S:
+        shown += " (slow: try a smaller model or Smallest)"
+    return shown, f"The last words appeared {ms:.0f} ms after you said them"
+
+
+def precision_status(precision: str) -> tuple[str, str]:
+    """(status bar text, tooltip) for the precision the loaded model runs at."""
+    return (f"Quality: {PRECISION_LABELS.get(precision, precision)}",
+            f"{precision}: {PRECISION_TIPS.get(precision, '')}".rstrip(": "))
 
 PROVIDER_LABELS = {"cpu": "CPU", "cuda": "CUDA (NVIDIA GPU)", "directml": "DirectML (GPU)", "coreml": "Core ML"}
 

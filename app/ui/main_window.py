@@ -31,12 +31,14 @@ from app.ui.closing import (
     say_where_earshot_went,
 )
 from app.ui.device_watcher import DeviceWatcher
+from app.ui.empty_states import FirstSteps
 from app.ui.first_paint import after_first_paint
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
-from app.ui.labels import provider_label
+from app.ui.labels import delay_text, precision_status, provider_label
+from app.ui.language_picker import LanguagePicker
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
@@ -46,6 +48,7 @@ from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
 from app.ui.widgets import NoticeBar, TextViewer
+from app.ui.window_fit import first_size
 
 OPEN_FILES_FILTER = "All files (*)"
 """Qt drops a chosen file its name filter does not match, without a word (`*.*` dropped "memo",
@@ -79,6 +82,7 @@ class MainWindow(QMainWindow):
         set_tab_order(self, [self.record_bar.button, self.record_bar.devices, self.notice.dismiss],
                       [self.recovery, self.splitter, self.history_panel])
         follow_theme_setting(controller)
+        self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
         self._connect()
         self._restore_geometry()
         self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
@@ -134,10 +138,12 @@ class MainWindow(QMainWindow):
             (self.model_label, "Model"),
             (self.precision_label, "Precision"),
             (self.provider_label, "Provider"),
-            (self.latency_label, "Last commit latency"),
+            (self.latency_label, "Delay of the live text"),
         ):
             label.setAccessibleName(name)
             self.statusBar().addPermanentWidget(label)
+        self.language_picker = LanguagePicker(self.controller, self)
+        self.statusBar().addPermanentWidget(self.language_picker)
         self.statusBar().setSizeGripEnabled(False)
 
     def _connect(self) -> None:
@@ -185,7 +191,8 @@ class MainWindow(QMainWindow):
 
     def _on_model_loaded(self, description: EngineDescription) -> None:
         self.model_label.setText(f"Model {description.model}")
-        self.precision_label.setText(f"Precision {description.precision}")
+        self.precision_label.setText(precision_status(description.precision)[0])
+        self.precision_label.setToolTip(precision_status(description.precision)[1])
         self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
         if description.note:
             self.notice.show_message(description.note)
@@ -200,7 +207,9 @@ class MainWindow(QMainWindow):
             self._on_model_loaded(description)
 
     def _on_latency(self, ms: float) -> None:
-        self.latency_label.setText(f"Last commit {ms:.0f} ms")
+        text, tip = delay_text(ms)
+        self.latency_label.setText(text)
+        self.latency_label.setToolTip(tip)
 
     def _make_room_for_jobs(self) -> None:
         total = sum(self.splitter.sizes())
@@ -348,7 +357,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1040, 680)
+            self.resize(first_size(self.screen()))
         if state is not None:
             self.restoreState(state)
 

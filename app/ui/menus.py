@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSizePolicy, QToolBar, Q
 from app.controller.app_controller import AppController
 from app.ui.help_dialogs import show_about, show_shortcuts, show_spoken_commands
 from app.ui.icons import icon
+from app.ui.window_fit import ToolbarFit
 
 Slot = Callable[[], object]
 
@@ -110,6 +111,7 @@ def _toolbar(window: QMainWindow, actions: dict[str, QAction]) -> None:
         if widget is not None and act.text():
             widget.setAccessibleName(act.text().replace("&", "").rstrip("…"))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+    ToolbarFit(toolbar)
 
 
 def retint_icons(window: QWidget, actions: Mapping[str, QAction]) -> None:

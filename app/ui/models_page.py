@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -47,6 +48,7 @@ class ModelsPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.itemSelectionChanged.connect(self._update_buttons)
+        fit_columns(self.table)
         self.repo = QLineEdit(self)
         self.repo.setPlaceholderText("or a repository id, e.g. openai/whisper-small")
         self.repo.setAccessibleName("Repository id")
@@ -60,6 +62,7 @@ class ModelsPage(QWidget):
         self._checks: dict[str, MachineCheck] = {}
         self.progress = QProgressBar(self)
         self.progress.setAccessibleName("Download progress")
+        self.progress.hide()  # shown while a download runs
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.mirror = QLineEdit(downloads.mirror, self)
@@ -113,7 +116,8 @@ class ModelsPage(QWidget):
                      f"{model.ram_for('int8')}–{model.ram_for('fp32')} MB", check.line() if check else "", state)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"{model.description}\n{model.repo}")
+                shown_whole = text if column == _COLUMNS.index("This machine") else ""
+                item.setToolTip("\n".join(filter(None, (shown_whole, model.description, model.repo))))
                 self.table.setItem(row, column, item)
         self._update_buttons()
 
@@ -157,7 +161,8 @@ class ModelsPage(QWidget):
             log.exception("starting the download of %s failed", target)
             self.status.setText(str(exc))
             return
-        self.progress.setValue(0)
+        self.progress.setRange(0, 0)  # busy until the first bytes say how many there are
+        self.progress.show()
         self.status.setText(f"{name}: starting…")
         self.refresh()
 
@@ -208,14 +213,31 @@ class ModelsPage(QWidget):
         if not isinstance(progress, Progress):
             return
         if progress.phase is Phase.DOWNLOADING and progress.total_bytes:
+            self.progress.setRange(0, 100)
             self.progress.setValue(int(100 * progress.done_bytes / progress.total_bytes))
+        else:  # checking, verifying, installing, converting: no byte count to show
+            self.progress.setRange(0, 0)
         self.status.setText(f"{name}: {progress.line()}")
 
     def _on_finished(self, name: str) -> None:
-        self.progress.setValue(100)
         self._on_ended(name, f"{name} is installed: pick it for live dictation or for files in the Model tab.")
         self.installed.emit(name)
 
     def _on_ended(self, name: str, message: str) -> None:
+        """Done, failed or cancelled: the bar goes (a bar frozen at 0 % reads as still working)."""
+        self.progress.setRange(0, 100)
+        self.progress.hide()
         self.status.setText(message)
         self.refresh()
+
+
+def fit_columns(table: QTableWidget) -> None:
+    """Every column in view without scrolling sideways: the model name takes the room left, the
+    short columns their text's width, and "This machine" (a long timing line) wraps into its tooltip."""
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(_COLUMNS.index("This machine"), QHeaderView.ResizeMode.Stretch)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    table.setWordWrap(False)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QStyle, QTabWidget, QWidget
 
 from app.engine.types import Precision
 from app.settings.schema import PRECISIONS
-from app.ui.labels import PRECISION_LABELS, PRECISION_TIPS
+from app.ui.labels import PRECISION_LABELS, PRECISION_NOTES, PRECISION_TIPS
 
 FILE_ACCURACY = (
     (5, "More accurate (slower)"),
@@ -104,15 +104,28 @@ def seconds_box(parent: QWidget, name: str, low: float, high: float, value: floa
 
 
 def precision_note(combo: QComboBox, parent: QWidget) -> QLabel:
-    """One line under the precision menu: what the chosen precision costs here."""
+    """One plain line under the precision menu: what the chosen precision costs here (the figures
+    are in its tooltip)."""
     note = QLabel(parent)
     note.setObjectName("muted")
     note.setAccessibleName("What this precision costs")
     note.setWordWrap(True)
 
     def show() -> None:
-        note.setText(PRECISION_TIPS.get(str(combo.currentData()), ""))
+        chosen = str(combo.currentData())
+        note.setText(PRECISION_NOTES.get(chosen, ""))
+        note.setToolTip(PRECISION_TIPS.get(chosen, ""))  # the figures behind the plain words
 
     combo.currentIndexChanged.connect(lambda _i: show())
     show()
     return note
+
+
+def show_every_tab(tabs: QTabWidget) -> None:
+    """Every tab's whole name in view: no scroll arrows, no "Down…"; the widget asks for the
+    width that takes (its minimum size, so the dialog opens that wide at any font size)."""
+    bar = tabs.tabBar()
+    tabs.setUsesScrollButtons(False)
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+    bar.setExpanding(False)
+    tabs.setMinimumWidth(bar.sizeHint().width() + 2 * tabs.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth))

@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.app_controller import AppController
-from app.controller.background import BackgroundCall
+from app.controller.model_library import ModelImport
 from app.controller.ports import ModelInfo
 from app.settings.schema import Settings
 from app.ui.dictation_settings import DictationSettingsPage
 from app.ui.labels import LANGUAGES, provider_label
+from app.ui.model_import import ImportPanel
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
 from app.ui.settings_choices import (
@@ -40,8 +41,10 @@ from app.ui.settings_choices import (
     import_error_text,
     precision_note,
     runs_on_cpu,
+    show_every_tab,
 )
 from app.ui.watch_settings import WatchFoldersPage
+from app.ui.window_settings import WindowSettingsPage
 
 FolderPrompt = Callable[[QWidget], str]
 
@@ -61,14 +64,13 @@ class SettingsDialog(QDialog):
         self.settings: Settings = copy.deepcopy(controller.settings)
         self.choose_folder: FolderPrompt = _folder_dialog
         self._models: list[ModelInfo] = []
-        self._import: BackgroundCall | None = None
+        self._import: ModelImport | None = None
         self.tabs = tabs = QTabWidget(self)
         tabs.addTab(self._model_tab(), "Model")
         tabs.addTab(self._text_tab(), "Transcription")
         self.dictation_page = DictationSettingsPage(self.settings, controller.input_devices(rescan=True), self)
         self.device, self.vad = self.dictation_page.device, self.dictation_page.vad
         self.min_silence, self.speech_pad = self.dictation_page.min_silence, self.dictation_page.speech_pad
-        self.close_to_tray, self.theme = self.dictation_page.close_to_tray, self.dictation_page.theme
         tabs.addTab(self.dictation_page, "Dictation")
         self.output_page = OutputSettingsPage(self.settings.output, self)
         tabs.addTab(self.output_page, "Dictate into apps")
@@ -78,6 +80,10 @@ class SettingsDialog(QDialog):
         self.models_page.installed.connect(lambda _name: self._load_models())
         controller.library.removed.connect(self._model_removed)
         tabs.addTab(self.models_page, "Download models")
+        self.window_page = WindowSettingsPage(self.settings, self)
+        self.close_to_tray, self.theme = self.window_page.close_to_tray, self.window_page.theme
+        tabs.addTab(self.window_page, "Window")
+        show_every_tab(tabs)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -108,9 +114,8 @@ class SettingsDialog(QDialog):
         self.file_model = QComboBox(tab)
         self.file_model.setAccessibleName("Model for files")
         self.model_list.currentItemChanged.connect(lambda *_: self._on_model_changed())
-        self.import_button = QPushButton("Import model folder…", tab)
-        self.import_button.setAccessibleName("Import model folder")
-        self.import_button.setToolTip("A CTranslate2 or Hugging Face Whisper model folder")
+        self.import_panel = ImportPanel(tab)
+        self.import_button = self.import_panel.button
         self.import_button.clicked.connect(self._import_model)
         self.remove_button = QPushButton("Remove", tab)
         self.remove_button.setAccessibleName("Remove selected model")
@@ -126,9 +131,8 @@ class SettingsDialog(QDialog):
         self._select(self.provider, self.settings.model.provider)
         self.provider.currentIndexChanged.connect(lambda _i: self._fill_precisions())
         buttons = QHBoxLayout()
-        buttons.addWidget(self.import_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
+        buttons.addWidget(self.import_panel, 1)
+        buttons.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
         form = QFormLayout()
         self.unload_idle = QSpinBox(tab)
         self.unload_idle.setRange(0, 1440)
@@ -228,9 +232,11 @@ class SettingsDialog(QDialog):
         folder = self.choose_folder(self)
         if not folder:
             return
-        self.import_button.setEnabled(False)
-        self.message.setText(f"Importing {Path(folder).name}…")
-        self._import = self.controller.library.import_folder(Path(folder))
+        self.message.setText("")
+        self.import_panel.starting(Path(folder))
+        self._import = self.controller.library.import_folder(Path(folder), self.import_panel.chosen_name(),
+                                                             self.import_panel.show_step)
+        self.import_panel.follow(self._import)
         self._import.succeeded.connect(self._imported)
         self._import.failed.connect(lambda error: self._import_done(import_error_text(str(error), Path(folder))))
 
@@ -240,7 +246,6 @@ class SettingsDialog(QDialog):
             self._import_done(f"Imported {info.name}.")
 
     def _import_done(self, message: str) -> None:
-        self.import_button.setEnabled(True)
         self.message.setText(message)
         self._load_models()
 
@@ -271,6 +276,7 @@ class SettingsDialog(QDialog):
         settings.decode.initial_prompt = self.prompt.toPlainText().strip()
         settings.decode.file_beam_size = int(self.beam.currentData())
         self.dictation_page.collect_into(settings)
+        self.window_page.collect_into(settings)
         settings.output = self.output_page.collect()
         settings.downloads = self.models_page.collect()
         settings.window.watch_folders = self.watch_page.collect()

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from app.controller.model_library import ModelLibrary
 from app.controller.ports import ModelInfo
+from app.engine.models.import_steps import StepCallback
 from app.engine.types import Precision
 
 
@@ -22,7 +23,7 @@ class _Catalog:
     def list_models(self) -> list[ModelInfo]:
         return list(self.models)
 
-    def import_folder(self, path: Path, name: str | None = None) -> ModelInfo:
+    def import_folder(self, path: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelInfo:
         raise ValueError(f"{path.name} is not a Whisper model folder")
 
     def remove(self, name: str) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from app.controller.app_controller import AppController
 from app.controller.states import ModelState
 from app.settings.store import SettingsStore
+from app.ui.labels import PRECISION_LABELS
 from app.ui.settings_dialog import SettingsDialog
 
 
@@ -20,7 +21,7 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
     wait_model_ready(qtbot, window)
     resolved = window.controller.models.description.precision  # what `auto` chose here
     assert resolved in ("fp32", "fp16", "int8", "int4")
-    assert window.precision_label.text() == f"Precision {resolved}"
+    assert window.precision_label.text() == f"Quality: {PRECISION_LABELS[resolved]}"
     target = "fp32" if resolved == "int8" else "int8"
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
@@ -34,7 +35,7 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
         assert window.model_label.text().startswith("Loading")  # reload runs behind the window
     assert loaded.args[0].precision == target
-    assert window.precision_label.text() == f"Precision {target}"
+    assert window.precision_label.text() == f"Quality: {PRECISION_LABELS[target]}"
 
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["model"]["precision"] == target

@@ -50,14 +50,15 @@ def test_precisions_say_what_they_cost_and_fp16_is_hidden_on_a_cpu(qtbot: QtBot,
     choices = dict(zip([dialog.precision.itemData(i) for i in range(dialog.precision.count())],
                        _items(dialog.precision), strict=True))
     assert "fp16" not in choices  # emulated on a CPU: slower than fp32
-    assert choices["int8"] == "int8 — fast, as accurate as fp32 on the test clips"
-    assert choices["fp32"] == "fp32 — most accurate, 1.5x slower than int8"
-    assert choices["int4"] == "int4 — smallest and fastest, more words wrong"
+    assert choices["int8"] == "Balanced"
+    assert choices["fp32"] == "Best quality"
+    assert choices["int4"] == "Smallest"
     index = dialog.precision.findData("int4")
     assert "7.3 %" in dialog.precision.model().item(index).toolTip()
     dialog.precision.setCurrentIndex(index)  # the line under the menu says what it costs
     note = next(label for label in dialog.findChildren(QLabel) if label.accessibleName() == "What this precision costs")
-    assert note.text() == "4-bit weights: 8 % faster than int8 but more words wrong (7.3 % against 5.6 %)"
+    assert note.text() == "The fastest and the smallest, with more words wrong."
+    assert note.toolTip() == "4-bit weights: 8 % faster than int8 but more words wrong (7.3 % against 5.6 %)"
 
 
 def test_a_saved_fp16_choice_is_still_shown(qtbot: QtBot, parts: AppParts) -> None:

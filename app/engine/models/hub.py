@@ -32,7 +32,7 @@ from huggingface_hub.utils._http import hf_request_event_hook  # noqa: E402
 log = logging.getLogger(__name__)
 DEFAULT_ENDPOINT = "https://huggingface.co"
 _CHUNK_BYTES = 1 << 20  # hub's 10 MB chunks leave a 1 MB/s line without progress for 10 s
-_STATUS_WORDS = {401: "needs an access token (Settings > Models > Access token, or HF_TOKEN)",
+_STATUS_WORDS = {401: "needs an access token (Settings > Download models > Access token, or HF_TOKEN)",
                  403: "access denied (gated repository: accept its terms on the hub, then set a token)",
                  404: "not found"}
 
@@ -118,7 +118,7 @@ def describe_error(exc: BaseException, endpoint: str, repo: str) -> str:
             return f"{host} did not answer in time: a slow or stalled connection (try again; it resumes)"
         if isinstance(cause, httpx2.ConnectError | httpx2.NetworkError | httpx2.RemoteProtocolError):
             if _looks_like_dns(cause):
-                return f"cannot resolve {host} (DNS): offline, or set a mirror in Settings > Models"
+                return f"cannot resolve {host} (DNS): offline, or set a mirror in Settings > Download models > Mirror"
             return f"cannot reach {host}: offline, or the connection was cut ({_first_line(cause)})"
     return _first_line(exc)
 

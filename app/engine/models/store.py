@@ -30,6 +30,7 @@ from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_F
 from app.engine.convert.readers import model_files, read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.models import cache_integrity
+from app.engine.models.import_steps import ImportStep, StepCallback
 from app.engine.models.model_check import check_finite, check_transcribes
 from app.engine.types import Precision
 from app.private_files import private_dir, tighten, tighten_tree
@@ -163,10 +164,11 @@ class ModelStore:
         names = ", ".join(e.name for e in self.list_models())
         raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
 
-    def import_model(self, folder: Path, name: str | None = None) -> ModelEntry:
+    def import_model(self, folder: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelEntry:
         """Copy a model folder in (joining `model.bin.part*` files) after checking it reads, its
         weights are finite and it transcribes a known clip (see model_check); a model that fails
-        is not installed and `ModelFormatError` says why in one line."""
+        is not installed and `ModelFormatError` says why in one line. `on_step` hears each step."""
+        step = on_step or (lambda _step: None)
         folder = folder.expanduser().resolve()
         name = check_model_name(folder.name if name is None else name)
         if name == BUNDLED_NAME or (self.models_dir / name).exists():
@@ -175,23 +177,27 @@ class ModelStore:
         private_dir(self.models_dir)
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=self.models_dir))
         try:
+            step(ImportStep.COPYING)
             _copy_model_folder(folder, staging)
             tighten_tree(staging)  # copy2 kept the source's modes
+            step(ImportStep.CHECKING)
             check_finite(read_weights(staging))  # validates: raises a clear ModelFormatError
-            self._check_transcribes(ModelEntry(name, staging))
+            self._check_transcribes(ModelEntry(name, staging), step)
             staging.rename(self.models_dir / name)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return ModelEntry(name, self.models_dir / name)
 
-    def _check_transcribes(self, entry: ModelEntry) -> None:
+    def _check_transcribes(self, entry: ModelEntry, step: StepCallback) -> None:
         """Convert `entry` at the precision its first use needs and decode the smoke clip with it;
         a model that fails leaves no cache entry behind."""
         from app.engine.models.precisions import AUTO_CPU_PRECISION
         from app.engine.transcribe.whisper_engine import engine_from_folder
 
+        step(ImportStep.CONVERTING)
         folder = self.converted(entry, AUTO_CPU_PRECISION)
         try:
+            step(ImportStep.TEST_TRANSCRIPTION)
             check_transcribes(engine_from_folder(folder, entry.name, AUTO_CPU_PRECISION))
         except ModelFormatError:
             shutil.rmtree(folder.parent, ignore_errors=True)
