@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -37,13 +36,12 @@ from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
-from app.ui.labels import delay_text, precision_status, provider_label
-from app.ui.language_picker import LanguagePicker
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
 from app.ui.save_paths import ask_save_path, save_transcript_path
+from app.ui.status_line import StatusLine
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
@@ -127,24 +125,7 @@ class MainWindow(QMainWindow):
         )
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
         self.resizeDocks([self.history_dock], [300], Qt.Orientation.Horizontal)
-        self._build_status_bar()
-
-    def _build_status_bar(self) -> None:
-        self.model_label = QLabel("Loading model…", self)
-        self.precision_label = QLabel(self)
-        self.provider_label = QLabel(self)
-        self.latency_label = QLabel(self)
-        for label, name in (
-            (self.model_label, "Model"),
-            (self.precision_label, "Precision"),
-            (self.provider_label, "Provider"),
-            (self.latency_label, "Delay of the live text"),
-        ):
-            label.setAccessibleName(name)
-            self.statusBar().addPermanentWidget(label)
-        self.language_picker = LanguagePicker(self.controller, self)
-        self.statusBar().addPermanentWidget(self.language_picker)
-        self.statusBar().setSizeGripEnabled(False)
+        self.status_line = StatusLine(self, self.controller)
 
     def _connect(self) -> None:
         c = self.controller
@@ -158,7 +139,7 @@ class MainWindow(QMainWindow):
         self.transcript.undo_changed.connect(self._update_undo)
         self._update_undo()
         c.dictation.level.connect(self.record_bar.meter.set_level)
-        c.dictation.commit_latency.connect(self._on_latency)
+        c.dictation.commit_latency.connect(self.status_line.show_latency)
         c.models.state_changed.connect(self._on_model_state)
         c.models.loaded.connect(self._on_model_loaded)
         c.models.failed.connect(self._on_model_failed)
@@ -187,29 +168,21 @@ class MainWindow(QMainWindow):
         self.record_bar.set_model_loading(state == ModelState.LOADING)
         self.actions_["record"].setEnabled(state != ModelState.LOADING)
         if state == ModelState.LOADING:
-            self.model_label.setText(f"Loading {self.controller.settings.model.name}…")
+            self.status_line.show_loading()
 
     def _on_model_loaded(self, description: EngineDescription) -> None:
-        self.model_label.setText(f"Model {description.model}")
-        self.precision_label.setText(precision_status(description.precision)[0])
-        self.precision_label.setToolTip(precision_status(description.precision)[1])
-        self.provider_label.setText(f"Runs on {provider_label(description.provider).split(' (')[0]}")
+        self.status_line.show_loaded(description)
         if description.note:
             self.notice.show_message(description.note)
 
     def _on_model_failed(self, message: str) -> None:
-        self.model_label.setText("No model loaded")
+        self.status_line.show_failed()
 
     def _on_model_kept(self, message: str) -> None:
         self.notice.show_message(message)
         description = self.controller.models.description
         if description is not None:
             self._on_model_loaded(description)
-
-    def _on_latency(self, ms: float) -> None:
-        text, tip = delay_text(ms)
-        self.latency_label.setText(text)
-        self.latency_label.setToolTip(tip)
 
     def _make_room_for_jobs(self) -> None:
         total = sum(self.splitter.sizes())

@@ -58,8 +58,8 @@ def test_record_shows_tentative_then_committed_text(qtbot, parts) -> None:
     assert max(levels) > 0.05  # the level meter moved with the speech
     assert window.record_bar.meter.level == 0.0  # and rests when the session is over
     assert window.record_bar.title.text() == "Ready" and window.record_bar.button.text() == "Record"
-    assert window.latency_label.text().startswith("Delay ")  # plain words, the ms in its tooltip
-    assert window.latency_label.toolTip().endswith(" ms after you said them")
+    assert window.status_line.latency_label.text().startswith("Delay ")  # plain words, the ms in its tooltip
+    assert window.status_line.latency_label.toolTip().endswith(" ms after you said them")
 
     # the dictation is in the history, and still there after a restart (a new store, same file)
     window.close()

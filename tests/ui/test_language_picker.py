@@ -13,13 +13,13 @@ from app.ui.main_window import MainWindow
 
 
 def _action(window: MainWindow, text: str):  # type: ignore[no-untyped-def]
-    return next(a for a in window.language_picker.choices.actions() if a.text() == text)
+    return next(a for a in window.status_line.language_picker.choices.actions() if a.text() == text)
 
 
 def test_an_english_only_model_shows_english_and_says_why(qtbot, parts) -> None:
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
-    picker = window.language_picker
+    picker = window.status_line.language_picker
     assert picker.isVisible() and picker.text() == "Language: English"
     assert not picker.isEnabled() and "multilingual model" in picker.toolTip()
 
@@ -27,7 +27,7 @@ def test_an_english_only_model_shows_english_and_says_why(qtbot, parts) -> None:
 def test_the_heard_language_is_shown_and_changed_from_the_window(qtbot, parts) -> None:
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
-    picker = window.language_picker
+    picker = window.status_line.language_picker
     # No multilingual model exists on the test machine: the loaded description says the model is
     # one (the signal the model manager sends); the file below is transcribed by the real tiny.en.
     multilingual = dataclasses.replace(window.controller.models.description, multilingual=True)

@@ -38,12 +38,12 @@ def test_window_shows_before_the_model_is_loaded(qtbot, parts) -> None:
     assert window.isVisible() and window.windowTitle() == "Earshot"
     assert window.controller.models.state == ModelState.LOADING
     assert window.record_bar.title.text() == "Loading model…"
-    assert window.model_label.text() == "Loading tiny.en…"
+    assert window.status_line.model_label.text() == "Loading tiny.en…"
     wait_model_ready(qtbot, window)
     assert window.record_bar.title.text() == "Ready"
     assert window.record_bar.button.text() == "Record"
-    assert window.model_label.text() == "Model tiny.en"
-    assert window.provider_label.text() == "Runs on CPU"
+    assert window.status_line.model_label.text() == "Model tiny.en"
+    assert window.status_line.provider_label.text() == "Runs on CPU"
 
 
 def spoken_name(widget: QWidget) -> str:
@@ -167,7 +167,7 @@ def test_a_model_that_cannot_load_is_a_clear_error(qtbot, parts) -> None:
     assert window.record_bar.title.text() == "Something went wrong"
     assert "large-v3-not-installed" in window.record_bar.detail.text()
     assert "Settings" in window.record_bar.detail.text()  # what to do about it
-    assert window.model_label.text() == "No model loaded"
+    assert window.status_line.model_label.text() == "No model loaded"
     window.record_bar.button.click()
     assert window.controller.dictation.state == RecordState.ERROR
     assert window.actions_["settings"].isEnabled()

@@ -36,12 +36,12 @@ def test_the_status_bar_says_quality_and_delay_in_plain_words(qtbot, parts) -> N
     window = open_window(qtbot, parts)
     wait_model_ready(qtbot, window)
     precision = window.controller.models.description.precision
-    label = window.precision_label
+    label = window.status_line.precision_label
     assert label.text().startswith("Quality: ") and not JARGON.search(label.text()), label.text()
     assert label.toolTip().startswith(precision)
     window.controller.dictation.commit_latency.emit(412.0)  # what the live session reports per commit
-    assert window.latency_label.text() == "Delay 0.4 s"
+    assert window.status_line.latency_label.text() == "Delay 0.4 s"
     window.controller.dictation.commit_latency.emit(28945.0)
-    assert window.latency_label.text().startswith("Delay 29 s (slow")
-    assert "28945 ms" in window.latency_label.toolTip()
-    assert "commit" not in window.latency_label.text().lower()
+    assert window.status_line.latency_label.text().startswith("Delay 29 s (slow")
+    assert "28945 ms" in window.status_line.latency_label.toolTip()
+    assert "commit" not in window.status_line.latency_label.text().lower()

@@ -21,7 +21,7 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
     wait_model_ready(qtbot, window)
     resolved = window.controller.models.description.precision  # what `auto` chose here
     assert resolved in ("fp32", "fp16", "int8", "int4")
-    assert window.precision_label.text() == f"Quality: {PRECISION_LABELS[resolved]}"
+    assert window.status_line.precision_label.text() == f"Quality: {PRECISION_LABELS[resolved]}"
     target = "fp32" if resolved == "int8" else "int8"
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
@@ -33,9 +33,9 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
 
     with qtbot.waitSignal(window.controller.models.loaded, timeout=MODEL_LOAD_TIMEOUT_MS) as loaded:
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
-        assert window.model_label.text().startswith("Loading")  # reload runs behind the window
+        assert window.status_line.model_label.text().startswith("Loading")  # reload runs behind the window
     assert loaded.args[0].precision == target
-    assert window.precision_label.text() == f"Quality: {PRECISION_LABELS[target]}"
+    assert window.status_line.precision_label.text() == f"Quality: {PRECISION_LABELS[target]}"
 
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["model"]["precision"] == target
@@ -73,7 +73,7 @@ def test_a_failed_reload_keeps_the_working_model(qtbot, parts) -> None:
     assert window.notice.isVisible()
     assert "whisper-medium" in window.notice.label.text()
     assert window.notice.label.text().endswith("Still using tiny.en.")
-    assert window.model_label.text() == "Model tiny.en"
+    assert window.status_line.model_label.text() == "Model tiny.en"
     assert window.record_bar.title.text() == "Ready"
 
 

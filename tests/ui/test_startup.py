@@ -51,7 +51,7 @@ def on_commit(text):
     if len(seen["committed"].split()) < 2:  # "Good" can be committed alone: wait for the next words
         return
     seen["title_then"] = window.record_bar.title.text()
-    seen["model_label"] = window.model_label.text()
+    seen["model_label"] = window.status_line.model_label.text()
     window.controller.dictation.cancel()
     print(json.dumps(seen), flush=True)
     qapp.exit(0)
