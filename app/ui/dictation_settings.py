@@ -33,6 +33,12 @@ class DictationSettingsPage(QWidget):
         self.close_sentences.setToolTip("A period between sentences you ended with a pause, and one when you stop "
                                         "mid-sentence; off keeps only the punctuation you or the model wrote")
         self.close_sentences.setChecked(chosen.close_sentences)
+        self.keep_audio = QCheckBox("Keep dictation audio for playback", self)
+        self.keep_audio.setAccessibleName("Keep dictation audio for playback")
+        self.keep_audio.setToolTip("Each dictation's recording stays in Earshot's private data folder while its "
+                                   "History entry exists, so a clicked word can be heard again; deleting the "
+                                   "entry deletes it")
+        self.keep_audio.setChecked(chosen.keep_audio)
         self.close_to_tray = QCheckBox("Closing the window keeps Earshot in the tray", self)
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(settings.closes_to_tray())
@@ -43,6 +49,7 @@ class DictationSettingsPage(QWidget):
         form.addRow("Pause that ends a sentence", self.min_silence)
         form.addRow("Audio kept before speech", self.speech_pad)
         form.addRow("Punctuation", self.close_sentences)
+        form.addRow("Playback", self.keep_audio)
         form.addRow("Window", self.close_to_tray)
         form.addRow("Colours", self.theme)
         layout = QVBoxLayout(self)
@@ -55,5 +62,6 @@ class DictationSettingsPage(QWidget):
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.dictation.close_sentences = self.close_sentences.isChecked()
+        settings.dictation.keep_audio = self.keep_audio.isChecked()
         settings.window.close_to_tray = self.close_to_tray.isChecked()
         settings.window.theme = self.theme.currentData()

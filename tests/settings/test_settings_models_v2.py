@@ -16,7 +16,7 @@ def test_a_version_1_file_keeps_its_model_for_files_too(tmp_path: Path) -> None:
     assert (loaded.settings.model.name, loaded.settings.model.file_name) == ("base", "base")
     assert loaded.settings.downloads.mirror == ""
     SettingsStore(path).save(loaded.settings)
-    assert "version = 4" in path.read_text(encoding="utf-8")  # written as the current version
+    assert "version = 5" in path.read_text(encoding="utf-8")  # written as the current version
 
 
 def test_live_and_file_models_and_a_mirror_round_trip(tmp_path: Path) -> None:

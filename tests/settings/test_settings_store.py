@@ -27,7 +27,7 @@ def test_settings_round_trip(tmp_path: Path) -> None:
     assert loaded.notice is None
     assert loaded.settings == settings
     assert 'precision = "int8"' in store.path.read_text()
-    assert "version = 4" in store.path.read_text()
+    assert "version = 5" in store.path.read_text()
 
 
 def test_missing_file_gives_defaults_without_notice(tmp_path: Path) -> None:
