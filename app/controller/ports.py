@@ -164,7 +164,8 @@ class VoiceDetection:
 @dataclass(frozen=True)
 class DictationRequest:
     """`recovery_dir`: journal the session's audio there for crash recovery (None = don't);
-    `entry_id`: the session's History entry, where recovered text goes."""
+    `entry_id`: the session's History entry, where recovered text goes; `keep_audio_path`: also
+    write the session's audio there (16 kHz WAV) for playback while the entry exists (None = don't)."""
 
     engine: Engine
     source: AudioSource
@@ -172,6 +173,7 @@ class DictationRequest:
     voice: VoiceDetection = VoiceDetection()
     recovery_dir: Path | None = None
     entry_id: int | None = None
+    keep_audio_path: Path | None = None
 
 
 class DictationSession(Protocol):
