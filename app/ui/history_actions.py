@@ -1,4 +1,4 @@
-"""What the user can do with one history entry: edit its text and name, export it again.
+"""Exporting a history entry again (the review view, `app.ui.review_view`, edits it).
 
 Exports reuse the writers of the `transcribe` command (`app.engine.export.formats`): TXT and JSON for
 any entry; SRT and VTT with the times the entry kept (a file's segments, a dictation's
