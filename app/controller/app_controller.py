@@ -16,6 +16,7 @@ from app.controller.jobs import JobQueue
 from app.controller.model_downloads import ModelDownloads
 from app.controller.model_library import ModelLibrary
 from app.controller.model_manager import ModelManager
+from app.controller.playback import PlaybackController
 from app.controller.ports import (
     AudioDecoder,
     AudioSource,
@@ -102,6 +103,8 @@ class AppController(QObject):
         self.dictation.state_changed.connect(lambda *_: self._restart_idle_timer())
         self.recovery_root = parts.recovery_dir or recovery_dir()
         self.dictation.recovery_dir = self.recovery_root
+        self.dictation.keep_audio = lambda: self.settings.dictation.keep_audio
+        self.playback = PlaybackController(parts.history)
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
         self.dictation.history_changed.connect(self.history_changed)
         self._apply_text_rules()

@@ -80,6 +80,8 @@ class DictationController(QObject):
         """Replaces the configured source (tests and `--replay` use a file here)."""
         self.recovery_dir: Path | None = None
         """Where sessions journal their audio for crash recovery (None = they don't)."""
+        self.keep_audio: Callable[[], bool] = lambda: False
+        """Whether the next session keeps its audio for playback (Settings; off: the voice is private)."""
         self._level_timer = QTimer(self, interval=LEVEL_POLL_MS)
         self._level_timer.timeout.connect(self._poll_level)
         self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
@@ -138,8 +140,9 @@ class DictationController(QObject):
         assert engine is not None
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
+        keep = self._history.audio.path_for(entry_id) if self.keep_audio() else None
         request = DictationRequest(engine, self.source_override or source, options, chosen, self.recovery_dir,
-                                   entry_id)
+                                   entry_id, keep)
         self.session_started.emit(entry_id)
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))

@@ -58,6 +58,7 @@ class LiveSession:
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
             audio_tap=self._journal,
+            record_path=request.keep_audio_path,
         )
         self._worker = DictationWorker(self._source, request.engine, self._forward, options)
 

@@ -135,7 +135,8 @@ class DictationRequest:
     """`settings`: how utterances are cut and joined, as chosen in the settings (a copy; its
     `input_device` is not read: `source` says where the audio comes from); `recovery_dir`:
     journal the session's audio there for crash recovery (None = don't); `entry_id`: the
-    session's History entry, where recovered text goes."""
+    session's History entry, where recovered text goes; `keep_audio_path`: also write the
+    session's audio there (16 kHz WAV) for playback while the entry exists (None = don't)."""
 
     engine: Engine
     source: AudioSource
@@ -143,6 +144,7 @@ class DictationRequest:
     settings: DictationSettings = field(default_factory=DictationSettings)
     recovery_dir: Path | None = None
     entry_id: int | None = None
+    keep_audio_path: Path | None = None
 
 
 class DictationSession(Protocol):

@@ -39,6 +39,8 @@ from app.history.entry import (
     parse_segments,
     segments_json,
 )
+from app.history.entry_audio import FOLDER_NAME as AUDIO_FOLDER
+from app.history.entry_audio import EntryAudio
 from app.history.pending import apply_pending
 from app.history.write_journal import PendingWrite, WriteJournal
 
@@ -55,6 +57,8 @@ _SQL = {
     # the first edit keeps the text as it was transcribed, for Revert
     "set_text": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
     " ELSE original END, text = :text, updated = :at WHERE id = :id",
+    "set_segments": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
+    " ELSE original END, text = :text, segments = :segments, updated = :at WHERE id = :id",
     "revert": "UPDATE entries SET text = original, original = '', updated = :at WHERE id = :id AND original != ''",
     "rename": "UPDATE entries SET title = :title WHERE id = :id",
     "add_segment": "UPDATE entries SET segments = json_insert(CASE WHEN segments = '' THEN '[]'"
@@ -81,6 +85,8 @@ class HistoryStore:
         """A user-facing sentence when the file was unreadable and a new history was started."""
         self.on_stored: Callable[[], None] | None = None
         """Called (from the writer thread) when queued writes reached the database."""
+        self.audio = EntryAudio(self.path.parent / AUDIO_FOLDER)
+        """Dictation audio kept for playback (Settings), deleted with its entry."""
         self.journal = WriteJournal.new_for(self.path)
         self._adopted: list[WriteJournal] = []  # journals of stores that died before storing them
         self._lock = threading.RLock()
@@ -118,6 +124,11 @@ class HistoryStore:
         """Replace an entry's text (the user edited it)."""
         self._write("set_text", id=entry_id, text=text)
 
+    def set_segments(self, entry_id: int, pieces: tuple[TimedText, ...]) -> None:
+        """The user edited the text of timed pieces: each keeps its times, the text follows them."""
+        text = " ".join(p.text.strip() for p in pieces if p.text.strip())
+        self._write("set_segments", id=entry_id, text=text, segments=segments_json(pieces))
+
     def revert(self, entry_id: int) -> None:
         """Give an edited entry back the text it was transcribed with (`HistoryEntry.original`)."""
         self._write("revert", id=entry_id)
@@ -131,10 +142,14 @@ class HistoryStore:
         self._write("add_segment", id=entry_id, segment=json.dumps([piece.start, piece.end, piece.text]))
 
     def delete(self, entry_id: int) -> None:
+        """Delete the entry and the audio kept for it."""
         self._write("delete", id=entry_id)
+        self.audio.delete(entry_id)
 
     def delete_if_empty(self, entry_id: int) -> None:
         self._write("delete_if_empty", id=entry_id)
+        if self.get(entry_id) is None:
+            self.audio.delete(entry_id)
 
     @property
     def pending(self) -> int:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 5  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders;
+SETTINGS_VERSION = 6  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders;
 # 5: each watch folder a table with its transcript formats and output folder
+# 6: dictation.keep_audio
 
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int8-small", "int4")
 """Precision choices offered to the user, in menu order."""
@@ -56,13 +57,16 @@ class DictationSettings:
     `min_silence_s`: the pause (seconds) that ends an utterance, so its text is committed;
     `speech_pad_s`: audio (seconds) kept before detected speech, so soft first sounds survive;
     `close_sentences`: a period between utterances that end without one and when a session
-    stops mid-sentence (app/dictation/sentence_shape.py)."""
+    stops mid-sentence (app/dictation/sentence_shape.py);
+    `keep_audio`: keep each dictation's audio (0600, private data folder) while its History entry
+    exists, so the review view can play it; off by default, as the user's voice is private."""
 
     input_device: str | None = None
     vad_sensitivity: float = 0.5
     min_silence_s: float = 0.5
     speech_pad_s: float = 0.3
     close_sentences: bool = True
+    keep_audio: bool = False
 
 
 @dataclass

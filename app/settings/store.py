@@ -71,7 +71,14 @@ def _v4_to_v5(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "window": window, "version": 5}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+def _v5_to_v6(document: dict[str, Any]) -> dict[str, Any]:
+    """v6 added keeping dictation audio for playback; older files keep none (the private default)."""
+    dictation = dict(document.get("dictation", {}))
+    dictation.setdefault("keep_audio", False)
+    return {**document, "dictation": dictation, "version": 6}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 

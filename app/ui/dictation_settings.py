@@ -33,12 +33,19 @@ class DictationSettingsPage(QWidget):
         self.close_sentences.setToolTip("A period between sentences you ended with a pause, and one when you stop "
                                         "mid-sentence; off keeps only the punctuation you or the model wrote")
         self.close_sentences.setChecked(chosen.close_sentences)
+        self.keep_audio = QCheckBox("Keep dictation audio for playback", self)
+        self.keep_audio.setAccessibleName("Keep dictation audio for playback")
+        self.keep_audio.setToolTip("Each dictation's recording stays in Earshot's private data folder while its "
+                                   "History entry exists, so a clicked word can be heard again; deleting the "
+                                   "entry deletes it")
+        self.keep_audio.setChecked(chosen.keep_audio)
         form = QFormLayout()
         form.addRow("Microphone", self.device)
         form.addRow("Voice sensitivity", self.vad)
         form.addRow("Pause that ends a sentence", self.min_silence)
         form.addRow("Audio kept before speech", self.speech_pad)
         form.addRow("Punctuation", self.close_sentences)
+        form.addRow("Playback", self.keep_audio)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addStretch(1)
@@ -49,3 +56,4 @@ class DictationSettingsPage(QWidget):
         settings.dictation.min_silence_s = round(self.min_silence.value(), 2)
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.dictation.close_sentences = self.close_sentences.isChecked()
+        settings.dictation.keep_audio = self.keep_audio.isChecked()

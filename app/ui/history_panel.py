@@ -1,4 +1,4 @@
-"""The history side panel: search, open, edit, rename, export and delete saved transcripts."""
+"""The history side panel: search, open (the review view), rename, export and delete saved transcripts."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.controller.playback import PlaybackController
+from app.controller.review import from_entry
 from app.engine.export.formats import ExportError
 from app.history.store import EntryKind, HistoryEntry, HistoryStore
 from app.ui.empty_states import EmptyHint, history_hint
-from app.ui.history_actions import AskPath, EntryEditor, ask_export_path, export_entry, export_formats, file_stem
+from app.ui.history_actions import AskPath, ask_export_path, export_entry, export_formats, file_stem
 from app.ui.history_delegate import (
     FILE_ROLE,
     NAME_ROLE,
@@ -37,6 +39,7 @@ from app.ui.history_delegate import (
     entry_stamp,
     when,
 )
+from app.ui.review_view import ReviewView
 
 log = logging.getLogger(__name__)
 Confirm = Callable[[QWidget, str], bool]
@@ -56,7 +59,9 @@ class HistoryPanel(QWidget):
         self.confirm_delete: Confirm = _ask_delete
         self.ask_export_path: AskPath = ask_export_path
         self.ask_name: AskName = _ask_name
-        self.editor: EntryEditor | None = None
+        self.editor: ReviewView | None = None
+        self.playback: PlaybackController | None = None
+        """Plays a clicked word of an opened entry (None: the review view plays nothing)."""
         self.hotkey = ""  # named in the empty History's hint
         self.setAccessibleName("History")
         self.search = QLineEdit(self)
@@ -136,11 +141,13 @@ class HistoryPanel(QWidget):
         return self.history.get(entry_id) if entry_id is not None else None
 
     def open_selected(self) -> None:
-        """The entry in an editor: its text and name can be changed and saved."""
+        """The entry in the review view: segments with times, a clicked word played, the text
+        and name edited and saved."""
         entry = self.selected_entry()
         if entry is None:
             return
-        self.editor = EntryEditor(self.history, entry, self)
+        audio = self.playback.audio_for(entry) if self.playback is not None else None
+        self.editor = ReviewView(from_entry(entry, audio), self.history, self.playback, self)
         self.editor.saved.connect(self.refresh)
         self.editor.show()
         self.open_entry.emit(entry.name, entry.text)

@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.jobs import Job
 from app.controller.ports import FileTranscript
+from app.controller.review import file_entry_id, from_segments
 from app.controller.states import JobState
 from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
+from app.ui.review_view import ReviewView
 from app.ui.save_paths import export_all_folder
 
 SaveAsPrompt = Callable[[QWidget, str, str], str]
@@ -55,14 +57,13 @@ def summary_text(states: list[JobState]) -> str:
 class JobsPanel(QWidget):
     """Lists the jobs of the controller's queue; hidden while there are none."""
 
-    open_transcript = Signal(str, str)  # title, text
-    open_timed_transcript = Signal(str, object)  # title, list[Segment] with words
     became_visible = Signal()
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
         self.rows: dict[int, JobRow] = {}
+        self.review: ReviewView | None = None  # the result opened last
         self.save_as: SaveAsPrompt = _save_as_dialog
         self.ask_export_all: ExportAllPrompt = ask_export_all
         self.setAccessibleName("File jobs")
@@ -152,11 +153,16 @@ class JobsPanel(QWidget):
         return {job_id: t for job_id, t in found.items() if t is not None}
 
     def _open(self, job_id: int) -> None:
+        """The result in the review view: segments with times, a clicked word played from the
+        media file, edits saved to the job's History entry."""
         if transcript := self._transcript(job_id):
-            if any(s.words for s in transcript.segments):
-                self.open_timed_transcript.emit(transcript.path.name, transcript.segments)
-            else:
-                self.open_transcript.emit(transcript.path.name, transcript.text)
+            c = self.controller
+            audio = transcript.path if transcript.path.is_file() else None
+            document = from_segments(transcript.path.name, transcript.segments, audio,
+                                     file_entry_id(c.history, transcript.path))
+            self.review = ReviewView(document, c.history, c.playback, self)
+            self.review.saved.connect(c.history_changed)
+            self.review.show()
 
     def _copy(self, job_id: int) -> None:
         if transcript := self._transcript(job_id):

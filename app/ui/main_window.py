@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.ports import EngineDescription, Microphone
 from app.controller.states import ModelState, RecordState
-from app.engine.types import Segment
 from app.private_files import private_dir, tighten
 from app.ui.closing import (
     JobsQuitQuestion,
@@ -45,7 +44,7 @@ from app.ui.status_line import StatusLine
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
-from app.ui.widgets import NoticeBar, TextViewer
+from app.ui.widgets import NoticeBar
 from app.ui.window_fit import first_size
 
 OPEN_FILES_FILTER = "All files (*)"
@@ -116,6 +115,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(splitter, 1)
         self.setCentralWidget(central)
         self.history_panel = HistoryPanel(self.controller.history, self)
+        self.history_panel.playback = self.controller.playback
         self.history_dock = QDockWidget("History", self)
         self.history_dock.setObjectName("historyDock")
         self.history_dock.setWidget(self.history_panel)
@@ -147,8 +147,6 @@ class MainWindow(QMainWindow):
         c.history_changed.connect(self.history_panel.refresh)
         c.notice.connect(self.notice.show_message)
         c.settings_changed.connect(lambda _s: self._refresh_devices())
-        self.jobs_panel.open_transcript.connect(self.show_text)
-        self.jobs_panel.open_timed_transcript.connect(self.show_timed_text)
         self.jobs_panel.add_button.clicked.connect(self.open_files)
         self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
         if self.tray is not None:
@@ -261,13 +259,6 @@ class MainWindow(QMainWindow):
         from app.ui.settings_dialog import SettingsDialog
 
         SettingsDialog(self.controller, self).exec()
-
-    def show_text(self, title: str, text: str) -> None:
-        TextViewer(title, text, self).show()
-
-    def show_timed_text(self, title: str, segments: list[Segment]) -> None:
-        """A file result with word times: clicking a word shows when it is spoken."""
-        TextViewer(title, "".join(s.text for s in segments).strip(), self, segments).show()
 
     def bring_to_front(self) -> None:
         self.showNormal()
