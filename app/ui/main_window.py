@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.ports import EngineDescription, Microphone
 from app.controller.states import ModelState, RecordState
-from app.private_files import private_dir, tighten
 from app.ui.closing import (
     JobsQuitQuestion,
     QuitQuestion,
@@ -45,7 +44,7 @@ from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
 from app.ui.widgets import NoticeBar
-from app.ui.window_fit import first_size
+from app.ui.window_fit import restore_geometry, save_geometry
 
 OPEN_FILES_FILTER = "All files (*)"
 """Qt drops a chosen file its name filter does not match, without a word (`*.*` dropped "memo",
@@ -81,7 +80,7 @@ class MainWindow(QMainWindow):
         follow_theme_setting(controller)
         self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
         self._connect()
-        self._restore_geometry()
+        restore_geometry(self)
         self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
         self._devices_after_paint = False
         self.device_watcher = DeviceWatcher(controller.input_devices, parent=self)  # microphones come and go
@@ -300,7 +299,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             self.quitting = False
             return
-        self._save_geometry()
+        save_geometry(self)
         self.device_watcher.stop()
         self.controller.shutdown()
         event.accept()
@@ -314,22 +313,3 @@ class MainWindow(QMainWindow):
             return False
         running = sum(not job.state.finished for job in self.controller.jobs.jobs.values())
         return not running or self.confirm_quit_jobs(self, running)
-
-    def _restore_geometry(self) -> None:
-        store = QSettings()
-        geometry, state = store.value("window/geometry"), store.value("window/state")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(first_size(self.screen()))
-        if state is not None:
-            self.restoreState(state)
-
-    def _save_geometry(self) -> None:
-        store = QSettings()
-        store.setValue("window/geometry", self.saveGeometry())
-        store.setValue("window/state", self.saveState())
-        store.sync()
-        private_dir(Path(store.fileName()).parent)  # QSettings writes with the umask's modes
-        tighten(store.fileName())
-

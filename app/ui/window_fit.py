@@ -4,9 +4,13 @@ it opens no larger than the screen, and the toolbar drops its button texts befor
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt
 from PySide6.QtGui import QScreen
-from PySide6.QtWidgets import QToolBar
+from PySide6.QtWidgets import QMainWindow, QToolBar
+
+from app.private_files import private_dir, tighten
 
 DEFAULT_SIZE = QSize(1040, 680)
 
@@ -17,6 +21,28 @@ def first_size(screen: QScreen | None) -> QSize:
         return DEFAULT_SIZE
     free = screen.availableGeometry().size()
     return DEFAULT_SIZE.boundedTo(QSize(free.width() - 16, free.height() - 48))
+
+
+def restore_geometry(window: QMainWindow) -> None:
+    """Where and how large the window was when it last closed (QSettings), else `first_size`."""
+    store = QSettings()
+    geometry, state = store.value("window/geometry"), store.value("window/state")
+    if geometry is not None:
+        window.restoreGeometry(geometry)
+    else:
+        window.resize(first_size(window.screen()))
+    if state is not None:
+        window.restoreState(state)
+
+
+def save_geometry(window: QMainWindow) -> None:
+    """Remember the window's place, size and docks; the file is the user's alone."""
+    store = QSettings()
+    store.setValue("window/geometry", window.saveGeometry())
+    store.setValue("window/state", window.saveState())
+    store.sync()
+    private_dir(Path(store.fileName()).parent)  # QSettings writes with the umask's modes
+    tighten(store.fileName())
 
 
 class ToolbarFit(QObject):
