@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from gui_helpers import open_window
 
-from app.composition import ModelCatalog
+from app.composition import InstalledModels
 from app.ui.settings_dialog import SettingsDialog
 
 
@@ -18,7 +18,7 @@ from app.ui.settings_dialog import SettingsDialog
 def dialog(qtbot, parts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SettingsDialog:
     monkeypatch.setenv("EARSHOT_DATA_DIR", str(tmp_path / "earshot-data"))
     monkeypatch.setenv("EARSHOT_CACHE_DIR", str(tmp_path / "earshot-cache"))
-    parts.catalog = ModelCatalog()  # reads EARSHOT_DATA_DIR: imports land in tmp_path
+    parts.catalog = InstalledModels()  # reads EARSHOT_DATA_DIR: imports land in tmp_path
     window = open_window(qtbot, parts, load=False)
     dialog = SettingsDialog(window.controller, window)
     qtbot.addWidget(dialog)
