@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from app.engine.decoding.logit_filters import log_softmax
-from app.engine.decoding.strategies import BeamSearchStrategy, Hypothesis, SamplingStrategy, rank, top_k
+from app.engine.decoding.strategies import BeamSearchStrategy, DecodeCandidate, SamplingStrategy, rank, top_k
 
 EOT = 4
 N_VOCAB = 5
@@ -150,8 +150,8 @@ def test_finalize_tops_up_with_the_best_live_hypotheses_when_too_few_finished() 
 # so that changing it (to match openai) is a deliberate edit of these figures.
 
 def _winner(others_logprob: float, length_penalty: float | None) -> list[int]:
-    one_token = Hypothesis([1], -1.0, True)
-    three_tokens = Hypothesis([1, 2, 3], others_logprob, True)
+    one_token = DecodeCandidate([1], -1.0, True)
+    three_tokens = DecodeCandidate([1, 2, 3], others_logprob, True)
     return rank([one_token, three_tokens], length_penalty).tokens
 
 
