@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.audio.playback import PlaybackError
 from app.controller.playback import PlaybackController
 from app.controller.review import ReviewDocument, clock, from_entry
 from app.history.store import EntryKind, HistoryStore
@@ -136,6 +135,8 @@ class ReviewView(QDialog):
         """Play the audio from `start_s` (a click in segment `segment`)."""
         if self.playback is None or self.document.audio is None:
             return
+        from app.audio.playback import PlaybackError  # NumPy and PortAudio load with the first click
+
         try:
             self.playback.play(self.document.audio, start_s)
         except PlaybackError as exc:

@@ -98,11 +98,12 @@ def test_an_entry_is_exported_again_with_its_times(qtbot, panel: HistoryPanel, t
     panel.ask_export_path = answer
     written = {fmt: panel.export_selected(fmt) for fmt in ("txt", "srt", "vtt", "json")}
     assert chosen[0] == "a very long recording file name from the meeting of the board 2026-11-30.txt"
+    # readable cues: the two short sentences, 0.3 s apart, share one cue of two lines, timed by
+    # the entry's own times (the first one's start, the second one's end)
     srt = written["srt"].read_text()
-    assert "00:00:00,300 --> 00:00:01,900\nGood morning everyone." in srt
-    assert "00:00:02,200 --> 00:00:05,050\nToday we will review the budget." in srt
+    assert "00:00:00,300 --> 00:00:05,050\nGood morning everyone.\nToday we will review the budget." in srt
     vtt = written["vtt"].read_text()
-    assert vtt.startswith("WEBVTT") and "00:00:02.200 --> 00:00:05.050" in vtt
+    assert vtt.startswith("WEBVTT") and "00:00:00.300 --> 00:00:05.050" in vtt
     assert [s["start"] for s in json.loads(written["json"].read_text())["segments"]] == [0.3, 2.2]
     assert "Good morning everyone." in written["txt"].read_text()
 
