@@ -1,10 +1,12 @@
 """Live dictation benchmark: shared recordings through the live path, per set, next to offline.
 
     python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes nonspeech]
-                              [--fast] [--peer] [--minutes 0]
+                              [--gaps pauses continuous] [--fast] [--peer] [--minutes 0]
 
 Sets (bench/dictation_sets.py): `pauses` the English shared clips joined with 1.5 s of silence;
-`continuous` the same with 0.35 s (words must be committed while the speaker goes on); `classes`
+`continuous` the same with 0.35 s (words must be committed while the speaker goes on); `speech2`
+the English clips of ../shared/data/speech2 and `robustness` every condition class's utterances
+one after another, each as a session with 1.5 s pauses and as a continuous one (`--gaps`); `classes`
 each robustness class (whispered, hoarse, reverb, noise 10/5/0 dB) alone and inside a session
 (after three clean clips); `nonspeech` silence, room noise, music, the five noise recordings and
 a cough, alone and after the lead (words committed, which should be none). Each session is
@@ -186,6 +188,15 @@ def rows_for(engine, args: argparse.Namespace) -> list[dict[str, object]]:  # ty
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("continuous", clean, 0.35, args))
+    for name, played in (("speech2", sets.english_speech2), ("robustness", sets.robustness_session)):
+        if name not in args.sets:
+            continue
+        utterances = played()
+        for kind, pause_s in (("pauses", 1.5), ("continuous", 0.35)):
+            if kind in args.gaps:
+                rows.append(session_row(engine, f"{name} {kind} {pause_s:g} s", utterances, slice(None),
+                                        pause_s, args, True))
+                _progress(rows[-1], args)
     if "nonspeech" in args.sets:
         for row in non_speech_rows(engine, args):
             rows.append(row)
@@ -223,6 +234,8 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=["tiny.en"])
     parser.add_argument("--precision", default="auto", choices=[p.value for p in Precision])
     parser.add_argument("--sets", nargs="+", default=["pauses", "continuous", "classes"])
+    parser.add_argument("--gaps", nargs="+", default=["pauses", "continuous"],
+                        help="speech2 and robustness: with 1.5 s pauses, continuous (0.35 s), or both")
     parser.add_argument("--only", nargs="*", help="condition classes to run (default: all)")
     parser.add_argument("--where", nargs="+", default=["alone", "session"], help="classes alone, in a session")
     parser.add_argument("--minutes", type=float, default=0.0, help="loop the pauses session to about this length")
