@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
 from app.dictation.commit_rule import committable
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
@@ -85,6 +86,7 @@ class StreamingPolicy:
         self._decided_mark: str | None = None  # the latest hypothesis' mark after that word
         # set by `begin` until the utterance's first words are committed (sentence_shape.py)
         self._boundary: UtteranceBoundary | None = None
+        self._previous: PreviousEnd | None = None  # the last utterance's end, for `hear_both`
         self._decode_options = options.effective_decode()
         self._final_options = options.final_decode()
         self.decode_seconds = 0.0
@@ -150,6 +152,9 @@ class StreamingPolicy:
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
+        if self.options.bridge_s > 0 and self.committed:
+            start = max(self.window_start, end - int(self.options.bridge_s * SAMPLE_RATE))
+            self._previous = previous_end(self.get_audio(start, end).copy(), end, self.committed)
         return PolicyUpdate(list(new), [], decode_s, verdict)
 
     def flush(self) -> PolicyUpdate:
@@ -257,9 +262,13 @@ class StreamingPolicy:
                 words[i] = Word(w.text, last, max(w.end, last))
             last = words[i].end
         if self.committed:
+            boundary, decided, first = self._boundary, self._decided_mark, words[0].text
+            bridge = self._hear_both()
+            if bridge is not None and boundary is not None:
+                boundary, decided, first = bridge.boundary(boundary.pause_s), bridge.mark, bridge.cased(first)
             o = self.options
-            mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
-                                      o.close_sentences, o.sentence_pause_s)
+            mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences,
+                                      o.sentence_pause_s)
             words[0] = Word(mark + text, words[0].start, words[0].end)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)
@@ -270,6 +279,22 @@ class StreamingPolicy:
         self._decided_mark = None
         self.committed.extend(words)
         self._in_window.extend(words)
+
+    def _hear_both(self) -> Bridge | None:
+        """For the first words of an utterance after a sentence pause: the boundary as one decode
+        of the previous utterance's end and this one's audio writes it (bridge_decode.py). A
+        joined window holds the pause too, and Whisper writes a sentence end for the pause alone."""
+        boundary, o = self._boundary, self.options
+        if boundary is None or self._previous is None or not o.close_sentences:
+            return None
+        if boundary.joined and boundary.pause_s < o.sentence_pause_s:
+            return None
+        t0 = time.perf_counter()
+        new_audio = self.get_audio(self._utterance_start, self.last_decode_end)
+        bridge = hear_both(self.decoder, self._previous, new_audio, o, self.cancel)
+        self.decode_seconds += time.perf_counter() - t0
+        self.decodes += 1
+        return bridge
 
     def _trim(self, hyp: Hypothesis, n_committed: int, forced: bool) -> None:
         """Move the window start to the end of the last fully committed segment."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from app.dictation.commit_rule import CommitRule
 from app.dictation.policy import PolicyOptions, StreamingPolicy
@@ -55,9 +56,11 @@ class ScriptedDecoder:
 
 def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01,
                 **options: object) -> tuple[StreamingPolicy, ScriptedDecoder]:
-    """The policy on `script`; LocalAgreement-2 without margin unless `options` say otherwise."""
+    """The policy on `script`; LocalAgreement-2 without margin and without the bridge decode (an
+    extra decode at a fresh window's first commit, scripted only in the tests about it) unless
+    `options` say otherwise."""
     decoder = ScriptedDecoder(script, no_speech_prob)
-    defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT}
+    defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT, "bridge_s": 0.0}
     opts = PolicyOptions(**{**defaults, **options})  # type: ignore[arg-type]
     policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts)
     return policy, decoder
@@ -257,6 +260,58 @@ def test_sentence_shape_is_an_option() -> None:
     policy.finish(s(5.0))
     assert policy.flush().committed == []
     assert join_words(policy.committed) == " We are done Then we left"
+
+
+def test_a_pause_inside_a_sentence_is_not_a_sentence_end() -> None:
+    """"Yesterday we all", a 2 s pause, "gathered to review the plan": Whisper writes "we all."
+    for the fragment and "Gathered" in the fresh window. The bridge decode hears "we all" and the
+    new words together and writes "we all gathered": no period, no capital."""
+    policy, decoder = make_policy([
+        [(0.0, 1.5, " Yesterday we all.")],
+        [(0.0, 1.6, " Gathered to review the plan.")],
+        [(0.0, 3.4, " Yesterday we all gathered to review the plan.")],  # the bridge: 1.5 + 0.3 + 1.6 s
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.5))
+    policy.begin(s(3.5))
+    assert policy.window_start == s(3.5)  # fresh: the pause is longer than join_gap_s
+    assert join_words(policy.finish(s(5.1)).committed) == " gathered to review the plan"
+    assert decoder.windows_s[-1] == pytest.approx(1.5 + 0.3 + 1.6)  # the whole previous utterance (under bridge_s)
+    assert join_words(policy.flush().committed) == "."
+    assert join_words(policy.committed) == " Yesterday we all gathered to review the plan."
+
+
+def test_a_sentence_end_the_bridge_decode_writes_is_kept() -> None:
+    """Two sentences with a pause: the bridge decode writes the period and the capital, and so
+    does the text; where it writes them without a mark but starts a segment at the new words
+    (as tiny.en does for two read sentences), the break still counts."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " We are done.")],
+        [(0.0, 1.0, " Then we left.")],
+        [(0.0, 2.3, " We are done. Then we left.")],
+        [(0.0, 1.0, " She had your dark suit.")],
+        [(0.0, 1.2, " We are done. Then we left"), (1.3, 3.3, " she had your dark suit.")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Then we left"
+    policy.begin(s(8.0))
+    assert join_words(policy.finish(s(9.0)).committed) == ". She had your dark suit"
+
+
+def test_without_the_bridge_words_the_pause_decides() -> None:
+    """A bridge decode that does not repeat the previous words tells nothing: the rules of a fresh
+    window apply (a capital after a sentence pause starts a sentence)."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " We are done")],
+        [(0.0, 1.0, " Then we left")],
+        [(0.0, 2.3, " Then we left")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Then we left"
 
 
 # ---------------------------------------------------------------- AlignAtt commit rule
