@@ -25,7 +25,9 @@ utterances dropped (offline wrote words, live none), `wer_joined` the live WER o
 session's text against the joined references (as the peer's row is scored), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
 `word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
-`decode_ms` mean time per decode. `--word-times`
+`decode_ms` mean time per decode; `held_%`, `last_%`, `last_p50_s`: where the latency goes, by
+the commit rule's holds (agreement, attention margin, unsure word, contradicted by the decode
+before, the first second; dictation_metrics.hold_shares). `--word-times`
 times committed words from the cross-attention (as `dictate --json` does) instead of
 interpolating them from character positions. `--peer` adds ufal's whisper_streaming
 (LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
@@ -54,6 +56,7 @@ from dictation_metrics import (  # noqa: E402
     assign,
     dropped,
     formatting_added,
+    hold_shares,
     pct,
     raw_wer,
     run_live,
@@ -121,6 +124,7 @@ def session_row(engine, label: str, played: list[sets.Utterance], scored: slice,
         "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
         "cased_added": round(formatting_added(off_j, live_j), 1),
         "dropped": dropped(offline, live),
+        **(hold_shares(run, ref_words) if latency else {}),
         **sentence_shape_errors(run.text),
         "_live": live_j, "_offline": off_j,
     }

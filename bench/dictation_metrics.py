@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.commit_rule import Hold, HoldLog
 from app.dictation.events import DictationEvent, EventType, SessionSummary
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.text import capitalise, split_trailing_mark
@@ -40,6 +41,7 @@ class LiveRun:
     realtime: bool
     capture_time: Callable[[float], float]
     events: list[DictationEvent] = field(default_factory=list)
+    holds: HoldLog = field(default_factory=HoldLog)
 
     @property
     def text(self) -> str:
@@ -83,7 +85,7 @@ def run_live(engine, audio: np.ndarray, options: DictationOptions) -> LiveRun:  
     assert worker.summary is not None
     timeline = worker.timeline
     return LiveRun(words, emitted, finals, worker.summary, options.realtime,
-                   lambda s: timeline.capture_time(s * RATE), events)
+                   lambda s: timeline.capture_time(s * RATE), events, worker.policy.hold_log)
 
 
 def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:
@@ -100,6 +102,34 @@ def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[li
             pos, wall = run.emitted[block.b + k]
             out.append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
     return out, sum(b.size for b in matcher.get_matching_blocks())
+
+
+_HOLD_NAMES = {Hold.AGREEMENT: "agree", Hold.MARGIN: "margin", Hold.UNSURE: "unsure",
+               Hold.CONTRADICTED: "contra", Hold.FIRST_SECOND: "first"}
+
+
+def hold_shares(run: LiveRun, ref_words: list[tuple[str, float]]) -> dict[str, str]:
+    """Where the latency goes, per commit-rule hold (commit_rule.Hold): `held_%` the share of
+    committed words that each rule held in at least one decode; `last_%` the share whose last
+    hold before their commit was that rule (`none`: committed by the first decode that wrote
+    them: an utterance's end); `last_p50_s` the median latency of the matched words of each
+    `last` group (as `word_latencies`)."""
+    n = max(1, len(run.words))
+    held = {h: sum(h in run.holds.ever.get(k, ()) for k in range(len(run.words))) for h in Hold}
+    groups: dict[str, list[float]] = {name: [] for name in [*_HOLD_NAMES.values(), "none"]}
+    last = [_HOLD_NAMES[run.holds.last[k]] if k in run.holds.last else "none" for k in range(len(run.words))]
+    hyp = [normalize(w) for w, _, _ in run.words]
+    matcher = difflib.SequenceMatcher(None, [normalize(w) for w, _ in ref_words], hyp, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for j in range(block.size):
+            pos, wall = run.emitted[block.b + j]
+            ref_end = ref_words[block.a + j][1]
+            groups[last[block.b + j]].append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
+    return {
+        "held_%": " ".join(f"{_HOLD_NAMES[h]} {100 * c / n:.0f}" for h, c in held.items()),
+        "last_%": " ".join(f"{g} {100 * last.count(g) / n:.0f}" for g in groups),
+        "last_p50_s": " ".join(f"{g} {pct(v, 50)}" for g, v in groups.items() if v),
+    }
 
 
 def word_end_error_ms(run: LiveRun, ref_words: list[tuple[str, float]]) -> float | None:

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
-from app.dictation.commit_rule import committable
+from app.dictation.commit_rule import HoldLog, committable, holds
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
@@ -93,6 +93,7 @@ class StreamingPolicy:
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
         self.longest_window_s = 0.0
+        self.hold_log = HoldLog()  # which commit-rule holds delayed which words (the benchmark reports it)
 
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
@@ -121,10 +122,12 @@ class StreamingPolicy:
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
         agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
-        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options,
-                        self._earlier_tail)
+        rule_args = (tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options, self._earlier_tail)
+        n = by_rule = committable(*rule_args)
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
+        first_held = max(n, by_rule)
+        self.hold_log.record(len(self.committed), first_held, holds(*rule_args)[first_held - by_rule :])
         new = tail[:n]
         self._commit(new)
         keep = max(0, self.options.agreement - 2)

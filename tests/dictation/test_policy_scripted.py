@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from app.dictation.commit_rule import CommitRule
+from app.dictation.commit_rule import CommitRule, Hold
 from app.dictation.policy import PolicyOptions, StreamingPolicy
 from app.dictation.text import join_words
 from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
@@ -408,6 +408,23 @@ def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_
     assert join_words(update.tentative) == " asked not"
     assert policy.decode(s(3.0)).committed == []
     assert join_words(policy.decode(s(4.0)).committed) == " asked not"  # "asked" ended 2.2 s ago
+
+
+def test_the_hold_log_says_which_rule_held_each_word() -> None:
+    """The decodes of the test above: every word waits for agreement first; "asked" and "not"
+    then wait for the unsure word, and the benchmark reads which rule held each word last."""
+    def hyp(p_asked: float, end: float = 3.0) -> Hyp:
+        return [(0.0, end, " my fellow Americans asked not",
+                 [(" my", 0.1, 0.3, 0.6), (" fellow", 0.4, 0.7, 0.95), (" Americans", 0.8, 1.3, 0.94),
+                  (" asked", 1.4, 1.8, p_asked), (" not", 1.9, 2.2, 0.8)])]
+    policy, _ = _align_att([hyp(0.22), hyp(0.30), hyp(0.3, 4.0)], unsure_wait_s=2.0)
+    policy.begin(0)
+    for end in (3.0, 3.0, 4.0):
+        policy.decode(s(end))
+    log = policy.hold_log
+    assert [log.last[k] for k in range(5)] == [Hold.AGREEMENT] * 3 + [Hold.UNSURE] * 2
+    assert log.ever[4] == {Hold.AGREEMENT, Hold.UNSURE}
+    assert join_words(policy.committed) == " my fellow Americans asked not"
 
 
 def one_segment(text: str, end: float) -> Hyp:
