@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
 from app.dictation.commit_rule import HoldLog, committable, holds
+from app.dictation.decode_quality import DecodeMode, QualitySwitch
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
@@ -35,7 +36,8 @@ from app.dictation.text import (
     split_trailing_mark,
 )
 from app.engine.decoding.window_decoder import compression_ratio
-from app.engine.types import SAMPLE_RATE, CancelToken
+from app.engine.transcribe.prompt_copy import copies_prompt
+from app.engine.types import SAMPLE_RATE, CancelToken, WindowResult
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 
@@ -62,6 +64,7 @@ class StreamingPolicy:
         speech_ratio: Callable[[int, int], float],
         options: PolicyOptions | None = None,
         cancel: CancelToken | None = None,
+        realtime: bool = True,
     ) -> None:
         self.decoder = decoder
         self.get_audio = get_audio
@@ -79,7 +82,8 @@ class StreamingPolicy:
         self._older_tails: list[list[Word]] = []  # for agreement > 2, oldest first
         self._earlier_tail: list[Word] = []  # the hypothesis before the agreeing ones (commit_rule.py)
         self._last_words: list[Word] = []  # the last decode's words, absolute times
-        self._prompt_cache: tuple[str, list[int]] = ("", [])
+        self._prompt_cache: tuple[str, int, list[int]] = ("", 0, [])
+        self.quality = QualitySwitch(options.headroom_beam_size, options.compute_share * options.step_s, realtime)
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
         self._held_mark = ""
@@ -222,8 +226,7 @@ class StreamingPolicy:
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
-        options = self._final_options if final else self._decode_options
-        result = self.decoder.decode_window(audio, options, self._prompt(), self.cancel)
+        result = self._decode_window(audio, final)
         decode_s = time.perf_counter() - t0
         self.decode_seconds += decode_s
         self.decodes += 1
@@ -323,13 +326,30 @@ class StreamingPolicy:
         self.window_start = min(new_start, self.last_decode_end)
         self.trims += 1
 
-    def _prompt(self) -> list[int]:
-        """Token ids of the end of the committed text before the window (bounded)."""
-        if self.options.prompt_tokens <= 0:
-            return []
+    def _decode_window(self, audio: NDArray[np.float32], final: bool) -> WindowResult:
+        """One decode of `audio` (float32 [n], 16 kHz), in the mode the quality switch chooses
+        (decode_quality.py): with the beam, the committed text prompts it, and a decode that
+        copies its prompt is decoded again without it."""
+        options = self._final_options if final else self._decode_options
+        mode, n_prompt = self.quality.choose(), self.options.prompt_tokens
+        if mode is DecodeMode.BEAM:
+            options = replace(options, beam_size=max(options.beam_size, self.options.headroom_beam_size))
+            n_prompt = max(n_prompt, self.options.headroom_prompt_tokens)
+        text, prompt = self._prompt(n_prompt)
+        t0 = time.perf_counter()
+        result = self.decoder.decode_window(audio, options, prompt, self.cancel)
+        if prompt and copies_prompt(result.text, text):
+            result = self.decoder.decode_window(audio, options, (), self.cancel)
+        self.quality.observe(mode, time.perf_counter() - t0)
+        return result
+
+    def _prompt(self, n_tokens: int) -> tuple[str, list[int]]:
+        """The end of the committed text before the window and its last `n_tokens` token ids."""
+        if n_tokens <= 0:
+            return "", []
         before = self.committed[: len(self.committed) - len(self._in_window)]
         text = "".join(w.text for w in before[-40:])
-        if text != self._prompt_cache[0]:
+        if (text, n_tokens) != self._prompt_cache[:2]:
             tokens = self.decoder.tokenizer.encode(text) if text else []
-            self._prompt_cache = (text, tokens[-self.options.prompt_tokens :])
-        return self._prompt_cache[1]
+            self._prompt_cache = (text, n_tokens, tokens[-n_tokens:])
+        return text, self._prompt_cache[2]

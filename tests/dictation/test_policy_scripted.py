@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from app.dictation.commit_rule import CommitRule, Hold
+from app.dictation.decode_quality import DecodeMode, QualitySwitch
 from app.dictation.policy import PolicyOptions, StreamingPolicy
 from app.dictation.text import join_words
 from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
@@ -40,12 +41,14 @@ class ScriptedDecoder:
         self.windows_s: list[float] = []
         self.timed_requests: list[bool] = []  # per decode: were word times asked for
         self.beams: list[int] = []  # per decode: the beam size asked for
+        self.prompts: list[list[int]] = []  # per decode: the prompt token ids
 
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)
         self.timed_requests.append(options.word_timestamps)
         self.beams.append(options.beam_size)
+        self.prompts.append(list(prompt_tokens))
         segments = []
         for i, (start, end, text, *timed) in enumerate(self.script.pop(0)):
             words = [Word(w, ws, we, *(p or [1.0])) for w, ws, we, *p in timed[0]] if timed else None
@@ -54,7 +57,7 @@ class ScriptedDecoder:
         return WindowResult([], text, segments, "en", 1.0, -0.2, self.no_speech.pop(0), 1.2, 0.0)
 
 
-def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01,
+def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01, realtime: bool = True,
                 **options: object) -> tuple[StreamingPolicy, ScriptedDecoder]:
     """The policy on `script`; LocalAgreement-2 without margin and without the bridge decode (an
     extra decode at a fresh window's first commit, scripted only in the tests about it) unless
@@ -62,7 +65,8 @@ def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] =
     decoder = ScriptedDecoder(script, no_speech_prob)
     defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT, "bridge_s": 0.0}
     opts = PolicyOptions(**{**defaults, **options})  # type: ignore[arg-type]
-    policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts)
+    policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts,
+                             realtime=realtime)
     return policy, decoder
 
 
@@ -518,3 +522,48 @@ def test_a_rest_after_a_finished_sentence_or_an_unsure_one_is_not_committed() ->
         policy.finish(s(5.0))
         assert decoder.windows_s == [3.0, 4.0, 5.0, *([2.0] if rest_decoded else [])]
         assert join_words(policy.committed) == " A liner"
+
+
+# ---------------------------------------------------------------- beam and prompt with headroom
+def test_with_headroom_decodes_use_the_beam_and_the_committed_text_as_prompt() -> None:
+    """Fast replay (no real-time clock): every decode uses the headroom beam; once text is
+    committed before the window (a fresh window after a long pause), it prompts the decode."""
+    policy, decoder = make_policy([[(0.0, 1.0, " We are done.")], [(0.0, 1.0, " Then we left.")]],
+                                  realtime=False, headroom_beam_size=5, headroom_prompt_tokens=16)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    policy.finish(s(5.0))
+    assert decoder.beams == [5, 5]
+    assert decoder.prompts == [[], [2, 3, 4]]  # "We are done" (its mark is held): the fake tokenizer's ids
+
+
+def test_a_decode_that_copies_its_prompt_is_decoded_again_without_it() -> None:
+    """The second window's decode repeats eight words of the committed text it was prompted with
+    (prompt_copy.py); the decode without the prompt is the one kept."""
+    said = " one two three four five six seven eight nine."
+    policy, decoder = make_policy([[(0.0, 3.0, said)], [(0.0, 3.0, said)], [(0.0, 1.0, " Ten.")]],
+                                  realtime=False, headroom_beam_size=5, headroom_prompt_tokens=16)
+    policy.begin(0)
+    policy.finish(s(3.0))
+    policy.begin(s(6.0))
+    assert join_words(policy.finish(s(7.0)).committed) == ". Ten"
+    assert [bool(p) for p in decoder.prompts] == [False, True, False]
+
+
+def test_in_real_time_the_beam_is_used_only_while_it_fits_the_step() -> None:
+    """The switch starts greedy, takes the beam once a greedy decode times the expected beam cost
+    fits in `compute_share` of a step, and goes back to greedy when a beam decode does not fit."""
+    switch = QualitySwitch(beam_size=5, budget_s=0.225)  # compute_share 0.45 * step_s 0.5
+    assert switch.choose() is DecodeMode.GREEDY
+    switch.observe(DecodeMode.GREEDY, 0.2)  # a beam would take about 0.5 s: too slow
+    assert switch.choose() is DecodeMode.GREEDY
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    assert switch.choose() is DecodeMode.BEAM
+    switch.observe(DecodeMode.BEAM, 0.4)  # the machine got busy
+    assert switch.choose() is DecodeMode.GREEDY
+    assert QualitySwitch(beam_size=5, budget_s=0.225, realtime=False).choose() is DecodeMode.BEAM
+    assert QualitySwitch(beam_size=1, budget_s=0.225, realtime=False).choose() is DecodeMode.GREEDY
