@@ -88,20 +88,33 @@ def run_live(engine, audio: np.ndarray, options: DictationOptions) -> LiveRun:  
                    lambda s: timeline.capture_time(s * RATE), events, worker.policy.hold_log)
 
 
-def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:
-    """Per-word latency (s) of committed words matched (difflib, normalised text) to reference
-    words with end times (s): in real time the emission time minus the word's capture time, in
-    fast replay the stream position at emission minus the word end. Also the match count."""
+# a committed word whose estimated end is further than this from the reference word it matches
+# is the same text said elsewhere (the robustness session plays the same sentences under each
+# condition): difflib can pair it with another instance
+MATCH_WITHIN_S = 5.0
+
+
+def matched_words(run: LiveRun, ref_words: list[tuple[str, float]]) -> list[tuple[int, float]]:
+    """(index of a committed word, end s of the reference word it matches): difflib on the
+    normalised text, without the pairs more than `MATCH_WITHIN_S` apart."""
     hyp = [normalize(w) for w, _, _ in run.words]
     ref = [normalize(w) for w, _ in ref_words]
-    out: list[float] = []
     matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            ref_end = ref_words[block.a + k][1]
-            pos, wall = run.emitted[block.b + k]
-            out.append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
-    return out, sum(b.size for b in matcher.get_matching_blocks())
+    pairs = [(b.b + k, ref_words[b.a + k][1]) for b in matcher.get_matching_blocks() for k in range(b.size)]
+    return [(i, end) for i, end in pairs if abs(run.words[i][2] - end) <= MATCH_WITHIN_S]
+
+
+def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:
+    """Per-word latency (s) of committed words matched (`matched_words`) to reference words with
+    end times (s): in real time the emission time minus the word's capture time, in fast replay
+    the stream position at emission minus the word end. Also the match count."""
+    out = [_latency(run, i, ref_end) for i, ref_end in matched_words(run, ref_words)]
+    return out, len(out)
+
+
+def _latency(run: LiveRun, i: int, ref_end: float) -> float:
+    pos, wall = run.emitted[i]
+    return wall - run.capture_time(ref_end) if run.realtime else pos - ref_end
 
 
 _HOLD_NAMES = {Hold.AGREEMENT: "agree", Hold.MARGIN: "margin", Hold.UNSURE: "unsure",
@@ -118,13 +131,8 @@ def hold_shares(run: LiveRun, ref_words: list[tuple[str, float]]) -> dict[str, s
     held = {h: sum(h in run.holds.ever.get(k, ()) for k in range(len(run.words))) for h in Hold}
     groups: dict[str, list[float]] = {name: [] for name in [*_HOLD_NAMES.values(), "none"]}
     last = [_HOLD_NAMES[run.holds.last[k]] if k in run.holds.last else "none" for k in range(len(run.words))]
-    hyp = [normalize(w) for w, _, _ in run.words]
-    matcher = difflib.SequenceMatcher(None, [normalize(w) for w, _ in ref_words], hyp, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for j in range(block.size):
-            pos, wall = run.emitted[block.b + j]
-            ref_end = ref_words[block.a + j][1]
-            groups[last[block.b + j]].append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
+    for i, ref_end in matched_words(run, ref_words):
+        groups[last[i]].append(_latency(run, i, ref_end))
     return {
         "held_%": " ".join(f"{_HOLD_NAMES[h]} {100 * c / n:.0f}" for h, c in held.items()),
         "last_%": " ".join(f"{g} {100 * last.count(g) / n:.0f}" for g in groups),
@@ -134,11 +142,7 @@ def hold_shares(run: LiveRun, ref_words: list[tuple[str, float]]) -> dict[str, s
 
 def word_end_error_ms(run: LiveRun, ref_words: list[tuple[str, float]]) -> float | None:
     """Mean |end time of a committed word - end of the reference word it matches| (ms)."""
-    hyp = [normalize(w) for w, _, _ in run.words]
-    ref = [normalize(w) for w, _ in ref_words]
-    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
-    errors = [abs(run.words[b.b + k][2] - ref_words[b.a + k][1])
-              for b in matcher.get_matching_blocks() for k in range(b.size)]
+    errors = [abs(run.words[i][2] - end) for i, end in matched_words(run, ref_words)]
     return round(1000 * float(np.mean(errors))) if errors else None
 
 
