@@ -10,7 +10,9 @@ Before the first words of such an utterance are committed, one decode hears the 
 `PolicyOptions.bridge_s` of the previous utterance, a short silence and the new utterance's
 audio so far, and the policy reads, there, the mark after the last committed word, the case of
 the first new word and whether Whisper starts a segment at it: the punctuation the model writes
-when it hears both, as it does in a joined window (sentence_shape.py).
+when it hears both, as it does in a joined window (sentence_shape.py). It decides whether the
+sentence ends there; where it agrees with the mark held after the previous utterance on that,
+the held mark stays ("this." is not made "this!").
 """
 
 from __future__ import annotations

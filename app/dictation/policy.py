@@ -270,8 +270,9 @@ class StreamingPolicy:
         if self.committed:
             boundary, decided, first = self._boundary, self._decided_mark, words[0].text
             bridge = self._hear_both()
-            if bridge is not None and boundary is not None:
-                boundary, decided, first = bridge.boundary(boundary.pause_s), bridge.mark, bridge.cased(first)
+            if bridge is not None and boundary is not None:  # it decides whether the sentence ends there
+                boundary, first = bridge.boundary(boundary.pause_s), bridge.cased(first)
+                decided = bridge.mark if ends_sentence(bridge.mark) != ends_sentence(self._held_mark) else None
             o = self.options
             mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences,
                                       o.sentence_pause_s)

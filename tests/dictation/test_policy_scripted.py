@@ -304,6 +304,20 @@ def test_a_sentence_end_the_bridge_decode_writes_is_kept() -> None:
     assert join_words(policy.finish(s(9.0)).committed) == ". She had your dark suit"
 
 
+def test_the_bridge_decode_decides_the_sentence_end_not_which_mark() -> None:
+    """Where the bridge decode agrees that the sentence ends ("this!" for the fragment's "this."),
+    the mark of the fragment's own decode stays."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " Talk like this.")],
+        [(0.0, 1.0, " Montreal.")],
+        [(0.0, 2.3, " Talk like this! Montreal.")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Montreal"
+
+
 def test_without_the_bridge_words_the_pause_decides() -> None:
     """A bridge decode that does not repeat the previous words tells nothing: the rules of a fresh
     window apply (a capital after a sentence pause starts a sentence)."""
