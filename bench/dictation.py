@@ -1,10 +1,12 @@
 """Live dictation benchmark: shared recordings through the live path, per set, next to offline.
 
     python bench/dictation.py [--models tiny.en] [--sets pauses continuous classes nonspeech]
-                              [--fast] [--peer] [--minutes 0]
+                              [--gaps pauses continuous] [--fast] [--peer] [--minutes 0]
 
 Sets (bench/dictation_sets.py): `pauses` the English shared clips joined with 1.5 s of silence;
-`continuous` the same with 0.35 s (words must be committed while the speaker goes on); `classes`
+`continuous` the same with 0.35 s (words must be committed while the speaker goes on); `speech2`
+the English clips of ../shared/data/speech2 and `robustness` every condition class's utterances
+one after another, each as a session with 1.5 s pauses and as a continuous one (`--gaps`); `classes`
 each robustness class (whispered, hoarse, reverb, noise 10/5/0 dB) alone and inside a session
 (after three clean clips); `nonspeech` silence, room noise, music, the five noise recordings and
 a cough, alone and after the lead (words committed, which should be none). Each session is
@@ -23,7 +25,9 @@ utterances dropped (offline wrote words, live none), `wer_joined` the live WER o
 session's text against the joined references (as the peer's row is scored), `lower_starts` words committed lower-case
 after end punctuation, `no_final` 1 when the session's text does not end with . ? !,
 `word_end_err_ms` mean |committed word end - faster-whisper's end of the matched word|,
-`decode_ms` mean time per decode. `--word-times`
+`decode_ms` mean time per decode; `held_%`, `last_%`, `last_p50_s`: where the latency goes, by
+the commit rule's holds (agreement, attention margin, unsure word, contradicted by the decode
+before, the first second; dictation_metrics.hold_shares). `--word-times`
 times committed words from the cross-attention (as `dictate --json` does) instead of
 interpolating them from character positions. `--peer` adds ufal's whisper_streaming
 (LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
@@ -40,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +58,7 @@ from dictation_metrics import (  # noqa: E402
     assign,
     dropped,
     formatting_added,
+    hold_shares,
     pct,
     raw_wer,
     run_live,
@@ -121,6 +127,7 @@ def session_row(engine: WhisperEngine, label: str, played: list[sets.Utterance],
         "cased": round(raw_wer([off_j], [live_j]) - raw_wer([normalize(off_j)], [normalize(live_j)]), 1),
         "cased_added": round(formatting_added(off_j, live_j), 1),
         "dropped": dropped(offline, live),
+        **(hold_shares(run, ref_words) if latency else {}),
         **sentence_shape_errors(run.text),
         "_live": live_j, "_offline": off_j,
     }
@@ -190,6 +197,17 @@ def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, 
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("continuous", clean, 0.35, args))
+    loaders: tuple[tuple[str, Callable[[], list[sets.Utterance]]], ...] = (
+        ("speech2", sets.english_speech2), ("robustness", sets.robustness_session))
+    for name, load in loaders:
+        if name not in args.sets:
+            continue
+        utterances = load()
+        for kind, pause_s in (("pauses", 1.5), ("continuous", 0.35)):
+            if kind in args.gaps:
+                rows.append(session_row(engine, f"{name} {kind} {pause_s:g} s", utterances, slice(None),
+                                        pause_s, args, True))
+                _progress(rows[-1], args)
     if "nonspeech" in args.sets:
         for row in non_speech_rows(engine, args):
             rows.append(row)
@@ -229,6 +247,8 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=["tiny.en"])
     parser.add_argument("--precision", default="auto", choices=[p.value for p in Precision])
     parser.add_argument("--sets", nargs="+", default=["pauses", "continuous", "classes"])
+    parser.add_argument("--gaps", nargs="+", default=["pauses", "continuous"],
+                        help="speech2 and robustness: with 1.5 s pauses, continuous (0.35 s), or both")
     parser.add_argument("--only", nargs="*", help="condition classes to run (default: all)")
     parser.add_argument("--where", nargs="+", default=["alone", "session"], help="classes alone, in a session")
     parser.add_argument("--minutes", type=float, default=0.0, help="loop the pauses session to about this length")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.commit_rule import Hold, HoldLog
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.events import DictationEvent, EventType, SessionSummary
 from app.dictation.live_worker import DictationOptions, DictationWorker
@@ -41,6 +42,7 @@ class LiveRun:
     realtime: bool
     capture_time: Callable[[float], float]
     events: list[DictationEvent] = field(default_factory=list)
+    holds: HoldLog = field(default_factory=HoldLog)
 
     @property
     def text(self) -> str:
@@ -85,32 +87,64 @@ def run_live(engine: WindowDecoder, audio: np.ndarray, options: DictationOptions
     assert worker.summary is not None
     timeline = worker.timeline
     return LiveRun(words, emitted, finals, worker.summary, options.realtime,
-                   lambda s: timeline.capture_time(s * RATE), events)
+                   lambda s: timeline.capture_time(s * RATE), events, worker.policy.hold_log)
+
+
+# a committed word whose estimated end is further than this from the reference word it matches
+# is the same text said elsewhere (the robustness session plays the same sentences under each
+# condition): difflib can pair it with another instance
+MATCH_WITHIN_S = 5.0
+
+
+def matched_words(run: LiveRun, ref_words: list[tuple[str, float]]) -> list[tuple[int, float]]:
+    """(index of a committed word, end s of the reference word it matches): difflib on the
+    normalised text, without the pairs more than `MATCH_WITHIN_S` apart."""
+    hyp = [normalize(w) for w, _, _ in run.words]
+    ref = [normalize(w) for w, _ in ref_words]
+    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
+    pairs = [(b.b + k, ref_words[b.a + k][1]) for b in matcher.get_matching_blocks() for k in range(b.size)]
+    return [(i, end) for i, end in pairs if abs(run.words[i][2] - end) <= MATCH_WITHIN_S]
 
 
 def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:
-    """Per-word latency (s) of committed words matched (difflib, normalised text) to reference
-    words with end times (s): in real time the emission time minus the word's capture time, in
-    fast replay the stream position at emission minus the word end. Also the match count."""
-    hyp = [normalize(w) for w, _, _ in run.words]
-    ref = [normalize(w) for w, _ in ref_words]
-    out: list[float] = []
-    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            ref_end = ref_words[block.a + k][1]
-            pos, wall = run.emitted[block.b + k]
-            out.append(wall - run.capture_time(ref_end) if run.realtime else pos - ref_end)
-    return out, sum(b.size for b in matcher.get_matching_blocks())
+    """Per-word latency (s) of committed words matched (`matched_words`) to reference words with
+    end times (s): in real time the emission time minus the word's capture time, in fast replay
+    the stream position at emission minus the word end. Also the match count."""
+    out = [_latency(run, i, ref_end) for i, ref_end in matched_words(run, ref_words)]
+    return out, len(out)
+
+
+def _latency(run: LiveRun, i: int, ref_end: float) -> float:
+    pos, wall = run.emitted[i]
+    return wall - run.capture_time(ref_end) if run.realtime else pos - ref_end
+
+
+_HOLD_NAMES = {Hold.AGREEMENT: "agree", Hold.MARGIN: "margin", Hold.UNSURE: "unsure",
+               Hold.CONTRADICTED: "contra", Hold.FIRST_SECOND: "first"}
+
+
+def hold_shares(run: LiveRun, ref_words: list[tuple[str, float]]) -> dict[str, str]:
+    """Where the latency goes, per commit-rule hold (commit_rule.Hold): `held_%` the share of
+    committed words that each rule held in at least one decode; `last_%` the share whose last
+    hold before their commit was that rule (`none`: committed by the first decode that wrote
+    them: an utterance's end); `last_p50_s` the median latency of the matched words of each
+    `last` group (as `word_latencies`)."""
+    n = max(1, len(run.words))
+    held = {h: sum(h in run.holds.ever.get(k, ()) for k in range(len(run.words))) for h in Hold}
+    groups: dict[str, list[float]] = {name: [] for name in [*_HOLD_NAMES.values(), "none"]}
+    last = [_HOLD_NAMES[run.holds.last[k]] if k in run.holds.last else "none" for k in range(len(run.words))]
+    for i, ref_end in matched_words(run, ref_words):
+        groups[last[i]].append(_latency(run, i, ref_end))
+    return {
+        "held_%": " ".join(f"{_HOLD_NAMES[h]} {100 * c / n:.0f}" for h, c in held.items()),
+        "last_%": " ".join(f"{g} {100 * last.count(g) / n:.0f}" for g in groups),
+        "last_p50_s": " ".join(f"{g} {pct(v, 50)}" for g, v in groups.items() if v),
+    }
 
 
 def word_end_error_ms(run: LiveRun, ref_words: list[tuple[str, float]]) -> float | None:
     """Mean |end time of a committed word - end of the reference word it matches| (ms)."""
-    hyp = [normalize(w) for w, _, _ in run.words]
-    ref = [normalize(w) for w, _ in ref_words]
-    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
-    errors = [abs(run.words[b.b + k][2] - ref_words[b.a + k][1])
-              for b in matcher.get_matching_blocks() for k in range(b.size)]
+    errors = [abs(run.words[i][2] - end) for i, end in matched_words(run, ref_words)]
     return round(1000 * float(np.mean(errors))) if errors else None
 
 

@@ -22,6 +22,7 @@ from earshot_bench_io import read_wav
 RATE = 16000
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 SPEECH = SHARED / "speech"
+SPEECH2 = SHARED / "speech2"
 ROBUST = SHARED / "robustness"
 SEED = 15  # fixed: every run mixes the same noise stretches and room responses
 CLEAN_LEAD = ("en_jfk_inaugural", "en_librispeech_quilter", "en_ljspeech_LJ001-0001")
@@ -52,6 +53,14 @@ def clean(name: str) -> Utterance:
 
 def english_clean() -> list[Utterance]:
     return [clean(i) for i, r in _manifest(SPEECH).items() if r["language"] == "en"]
+
+
+def english_speech2() -> list[Utterance]:
+    """The English speech of ../shared/data/speech2 (13 clips, about 350 s: read, whispered, a
+    speaker with a cold, 0 dB noise, reverberation, a 100 s room recording, 158 s of sonnets, three
+    speakers), never looked at when the live policy was tuned."""
+    return [Utterance(i, r["category"], read_wav(SPEECH2 / r["file"]), r["reference_text"])
+            for i, r in _manifest(SPEECH2).items() if r["language"] == "en"]
 
 
 def robust(name: str, condition: str) -> Utterance:
@@ -115,6 +124,12 @@ def condition_classes() -> dict[str, list[Utterance]]:
     for snr in (10, 5, 0):
         classes[f"noise{snr}dB"] = noisy(snr)
     return classes
+
+
+def robustness_session() -> list[Utterance]:
+    """Every condition class's utterances, one after another (whispered, hoarse, reverberant,
+    noise at 10, 5 and 0 dB): the `robustness` set played as one session."""
+    return [u for utterances in condition_classes().values() for u in utterances]
 
 
 COUGH_S = (17.36, 18.12)  # cold_corpus3's "<vocnoise>" (17.56-17.92 s, forced alignment) +- 0.2 s

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.dictation.text import HypothesisWord
@@ -53,6 +54,35 @@ from app.dictation.text import HypothesisWord
 class CommitRule(enum.Enum):
     LOCAL_AGREEMENT = "local-agreement"
     ALIGN_ATT = "align-att"
+
+
+class Hold(enum.Enum):
+    """Why a word of the tail is not committed by a decode (the first rule that stops it)."""
+
+    AGREEMENT = "agreement"  # the last `agreement` hypotheses do not agree on it yet
+    MARGIN = "margin"  # it ends within the rule's margin of the end of the audio (attention, or the fixed margin)
+    UNSURE = "unsure"  # it or a word before it is under `min_word_probability`
+    CONTRADICTED = "contradicted"  # the hypothesis before the agreeing ones wrote it or a word before it otherwise
+    FIRST_SECOND = "first-second"  # the utterance has less than `min_commit_audio_s` of audio
+
+
+@dataclass
+class HoldLog:
+    """Which rules held each word of the session, by its position in the committed text (a
+    tail word at position i of a decode is counted as committed word `committed + i`, which it
+    becomes unless a later decode writes other words before it): `ever[k]` every rule that held
+    word k in some decode, `last[k]` the rule that held it in the last decode before its commit."""
+
+    ever: dict[int, set[Hold]] = field(default_factory=dict)
+    last: dict[int, Hold] = field(default_factory=dict)
+
+    def record(self, committed: int, first: int, reasons: Sequence[Hold]) -> None:
+        """A decode held tail words `first`, `first + 1`, ... for `reasons`, with `committed`
+        words committed before the tail."""
+        for i, reason in enumerate(reasons):
+            k = committed + first + i
+            self.ever.setdefault(k, set()).add(reason)
+            self.last[k] = reason
 
 
 class CommitOptions(Protocol):
@@ -81,24 +111,59 @@ def committable(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float,
     otherwise; with AlignAtt also only those before the first unsure word (in `tail` or in one of
     the earlier hypotheses' tails it agrees with, `agreeing`), and none while the utterance has
     `heard_s` < the minimum (see the module docstring)."""
-    n = min(agreed, len(tail))
+    return _limits(tail, agreed, audio_end_s, heard_s, agreeing, options, earlier)[-1]
+
+
+def holds(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
+          agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
+          earlier: Sequence[HypothesisWord] = ()) -> list[Hold]:
+    """Why each word of `tail` after the `committable` ones is not committed (same arguments)."""
+    n_agreed, cut, cut_hold, n = _limits(tail, agreed, audio_end_s, heard_s, agreeing, options, earlier)
+    out = []
+    for i in range(n, len(tail)):
+        if i >= n_agreed:
+            out.append(Hold.AGREEMENT)
+        elif cut_hold is Hold.FIRST_SECOND or i >= cut:
+            out.append(cut_hold or Hold.MARGIN)
+        else:
+            out.append(Hold.MARGIN)
+    return out
+
+
+def _limits(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
+            agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
+            earlier: Sequence[HypothesisWord]) -> tuple[int, int, Hold | None, int]:
+    """(agreed words, where the unsure or contradicted words start, which of the two (or
+    FIRST_SECOND), the words to commit)."""
+    n_agreed = min(agreed, len(tail))
+    cut: int | None = None
+    cut_hold: Hold | None = None
     if options.commit_rule is CommitRule.LOCAL_AGREEMENT:
         horizon = audio_end_s - options.commit_margin_s
-        n = next((i for i in range(n) if _contradicted(tail, earlier, i)), n)
+        cut = next((i for i in range(n_agreed) if _contradicted(tail, earlier, i)), None)
+        cut_hold = Hold.CONTRADICTED
     elif heard_s < options.min_commit_audio_s:
-        return 0
+        return n_agreed, 0, Hold.FIRST_SECOND, 0
     else:
         horizon = audio_end_s - options.attention_margin_s
-        n = next((i for i in range(n) if _unsure(tail, agreeing, i, audio_end_s, options)
-                  or _contradicted(tail, earlier, i)), n)
+        for i in range(n_agreed):
+            if _unsure(tail, agreeing, i, audio_end_s, options):
+                cut, cut_hold = i, Hold.UNSURE
+                break
+            if _contradicted(tail, earlier, i):
+                cut, cut_hold = i, Hold.CONTRADICTED
+                break
+    if cut is None:
+        cut, cut_hold = n_agreed, None
+    n = cut
     while n and tail[n - 1].end > horizon:
         n -= 1
-    return n
+    return n_agreed, cut, cut_hold, n
 
 
 def _unsure(tail: Sequence[HypothesisWord], agreeing: Sequence[Sequence[HypothesisWord]], i: int, audio_end_s: float,
             options: CommitOptions) -> bool:
-    """Word `i` of `tail` is under `min_word_probability` in some agreeing hypothesis, and ends
+    """HypothesisWord `i` of `tail` is under `min_word_probability` in some agreeing hypothesis, and ends
     within `unsure_wait_s` of the end of the audio."""
     if tail[i].end < audio_end_s - options.unsure_wait_s:
         return False

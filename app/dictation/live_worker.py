@@ -59,7 +59,7 @@ class DictationWorker:
         self.timeline = Timeline(source, options.realtime, recorder=recorder, tap=options.audio_tap)
         self.vad = SpeechSegmenter(vad_model or SileroVadModel(), options.vad)
         self.policy = StreamingPolicy(
-            decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token
+            decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token, options.realtime
         )
         self.stats = SessionStats()
         self.summary: SessionSummary | None = None

@@ -18,7 +18,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from app.dictation.commit_rule import committable
+from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
+from app.dictation.commit_rule import HoldLog, committable, holds
+from app.dictation.decode_quality import DecodeMode, QualitySwitch
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
@@ -34,7 +36,8 @@ from app.dictation.text import (
     split_trailing_mark,
 )
 from app.engine.decoding.window_decoder import compression_ratio
-from app.engine.types import SAMPLE_RATE, CancelToken
+from app.engine.transcribe.prompt_copy import copies_prompt
+from app.engine.types import SAMPLE_RATE, CancelToken, WindowResult
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 
@@ -61,6 +64,7 @@ class StreamingPolicy:
         speech_ratio: Callable[[int, int], float],
         options: PolicyOptions | None = None,
         cancel: CancelToken | None = None,
+        realtime: bool = True,
     ) -> None:
         self.decoder = decoder
         self.get_audio = get_audio
@@ -78,19 +82,22 @@ class StreamingPolicy:
         self._older_tails: list[list[HypothesisWord]] = []  # for agreement > 2, oldest first
         self._earlier_tail: list[HypothesisWord] = []  # the hypothesis before the agreeing ones (commit_rule.py)
         self._last_words: list[HypothesisWord] = []  # the last decode's words, absolute times
-        self._prompt_cache: tuple[str, list[int]] = ("", [])
+        self._prompt_cache: tuple[str, int, list[int]] = ("", 0, [])
+        self.quality = QualitySwitch(options.headroom_beam_size, options.compute_share * options.step_s, realtime)
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
         self._held_mark = ""
         self._decided_mark: str | None = None  # the latest hypothesis' mark after that word
         # set by `begin` until the utterance's first words are committed (sentence_shape.py)
         self._boundary: UtteranceBoundary | None = None
+        self._previous: PreviousEnd | None = None  # the last utterance's end, for `hear_both`
         self._decode_options = options.effective_decode()
         self._final_options = options.final_decode()
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
         self.longest_window_s = 0.0
+        self.hold_log = HoldLog()  # which commit-rule holds delayed which words (the benchmark reports it)
 
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
@@ -119,10 +126,12 @@ class StreamingPolicy:
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
         agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
-        n = committable(tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options,
-                        self._earlier_tail)
+        rule_args = (tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options, self._earlier_tail)
+        n = by_rule = committable(*rule_args)
         if forced:
             n = self._forced_commit_count(hyp, k, len(tail))
+        first_held = max(n, by_rule)
+        self.hold_log.record(len(self.committed), first_held, holds(*rule_args)[first_held - by_rule :])
         new = tail[:n]
         self._commit(new)
         keep = max(0, self.options.agreement - 2)
@@ -150,6 +159,9 @@ class StreamingPolicy:
         self._commit(new)
         self._prev_tail = []
         self.floor = max(self.floor, end)
+        if self.options.bridge_s > 0 and self.committed:
+            start = max(self.window_start, end - int(self.options.bridge_s * SAMPLE_RATE))
+            self._previous = previous_end(self.get_audio(start, end).copy(), end, self.committed)
         return PolicyUpdate(list(new), [], decode_s, verdict)
 
     def flush(self) -> PolicyUpdate:
@@ -216,8 +228,7 @@ class StreamingPolicy:
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
-        options = self._final_options if final else self._decode_options
-        result = self.decoder.decode_window(audio, options, self._prompt(), self.cancel)
+        result = self._decode_window(audio, final)
         decode_s = time.perf_counter() - t0
         self.decode_seconds += decode_s
         self.decodes += 1
@@ -259,9 +270,14 @@ class StreamingPolicy:
                 words[i] = HypothesisWord(w.text, last, max(w.end, last))
             last = words[i].end
         if self.committed:
+            boundary, decided, first = self._boundary, self._decided_mark, words[0].text
+            bridge = self._hear_both()
+            if bridge is not None and boundary is not None:  # it decides whether the sentence ends there
+                boundary, first = bridge.boundary(boundary.pause_s), bridge.cased(first)
+                decided = bridge.mark if ends_sentence(bridge.mark) != ends_sentence(self._held_mark) else None
             o = self.options
-            mark, text = mark_between(self._held_mark, self._decided_mark, words[0].text, self._boundary,
-                                      o.close_sentences, o.sentence_pause_s)
+            mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences,
+                                      o.sentence_pause_s)
             words[0] = HypothesisWord(mark + text, words[0].start, words[0].end)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)
@@ -272,6 +288,22 @@ class StreamingPolicy:
         self._decided_mark = None
         self.committed.extend(words)
         self._in_window.extend(words)
+
+    def _hear_both(self) -> Bridge | None:
+        """For the first words of an utterance after a sentence pause: the boundary as one decode
+        of the previous utterance's end and this one's audio writes it (bridge_decode.py). A
+        joined window holds the pause too, and Whisper writes a sentence end for the pause alone."""
+        boundary, o = self._boundary, self.options
+        if boundary is None or self._previous is None or not o.close_sentences:
+            return None
+        if boundary.joined and boundary.pause_s < o.sentence_pause_s:
+            return None
+        t0 = time.perf_counter()
+        new_audio = self.get_audio(self._utterance_start, self.last_decode_end)
+        bridge = hear_both(self.decoder, self._previous, new_audio, o, self.cancel)
+        self.decode_seconds += time.perf_counter() - t0
+        self.decodes += 1
+        return bridge
 
     def _trim(self, hyp: Hypothesis, n_committed: int, forced: bool) -> None:
         """Move the window start to the end of the last fully committed segment."""
@@ -297,13 +329,30 @@ class StreamingPolicy:
         self.window_start = min(new_start, self.last_decode_end)
         self.trims += 1
 
-    def _prompt(self) -> list[int]:
-        """Token ids of the end of the committed text before the window (bounded)."""
-        if self.options.prompt_tokens <= 0:
-            return []
+    def _decode_window(self, audio: NDArray[np.float32], final: bool) -> WindowResult:
+        """One decode of `audio` (float32 [n], 16 kHz), in the mode the quality switch chooses
+        (decode_quality.py): with the beam, the committed text prompts it, and a decode that
+        copies its prompt is decoded again without it."""
+        options = self._final_options if final else self._decode_options
+        mode, n_prompt = self.quality.choose(), self.options.prompt_tokens
+        if mode is DecodeMode.BEAM:
+            options = replace(options, beam_size=max(options.beam_size, self.options.headroom_beam_size))
+            n_prompt = max(n_prompt, self.options.headroom_prompt_tokens)
+        text, prompt = self._prompt(n_prompt)
+        t0 = time.perf_counter()
+        result = self.decoder.decode_window(audio, options, prompt, self.cancel)
+        if prompt and copies_prompt(result.text, text):
+            result = self.decoder.decode_window(audio, options, (), self.cancel)
+        self.quality.observe(mode, time.perf_counter() - t0)
+        return result
+
+    def _prompt(self, n_tokens: int) -> tuple[str, list[int]]:
+        """The end of the committed text before the window and its last `n_tokens` token ids."""
+        if n_tokens <= 0:
+            return "", []
         before = self.committed[: len(self.committed) - len(self._in_window)]
         text = "".join(w.text for w in before[-40:])
-        if text != self._prompt_cache[0]:
+        if (text, n_tokens) != self._prompt_cache[:2]:
             tokens = self.decoder.tokenizer.encode(text) if text else []
-            self._prompt_cache = (text, tokens[-self.options.prompt_tokens :])
-        return self._prompt_cache[1]
+            self._prompt_cache = (text, n_tokens, tokens[-n_tokens:])
+        return text, self._prompt_cache[2]

@@ -67,6 +67,14 @@ class PolicyOptions:
     utterance that ends without a mark and one that starts a sentence (in a fresh window only
     after `sentence_pause_s` of silence), the model's period kept before a capitalised word, and
     a period when the session stops mid-sentence.
+    `headroom_beam_size`, `headroom_prompt_tokens`: where the machine has the headroom (every
+    decode of fast replay; in real time while a beam decode fits in `compute_share` of a step),
+    decodes use this beam and are prompted with this many tokens of the committed text before
+    the window (decode_quality.py); greedy and `prompt_tokens` otherwise. 1 and 0: always greedy.
+    `bridge_s`: before the first words of an utterance decoded in a fresh window are committed,
+    this much (s) of the previous utterance's end is decoded with its audio so far, and the mark
+    between them is the one that decode writes (bridge_decode.py: a pause inside a sentence is
+    not a sentence end); 0 lets the pause and the fresh window's capital decide.
     `rest_after_s`: when the words of an utterance's final decode end this long (s) before the
     utterance does, and the voice detector heard speech there, that rest is decoded on its own
     (rest_decode.py: Whisper can stop writing before the audio ends); 0 turns it off.
@@ -98,17 +106,23 @@ class PolicyOptions:
     sentence_pause_s: float = 0.8
     final_beam_size: int = 1
     rest_after_s: float = 1.0
+    bridge_s: float = 3.0
+    headroom_beam_size: int = 1
+    headroom_prompt_tokens: int = 0
 
     def __post_init__(self) -> None:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
         seconds = (self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s, self.min_commit_audio_s,
-                   self.unsure_wait_s, self.unjoin_after_s, self.unjoin_min_pause_s, self.rest_after_s)
+                   self.unsure_wait_s, self.unjoin_after_s, self.unjoin_min_pause_s, self.rest_after_s, self.bridge_s)
         if min(seconds) < 0:
             raise ValueError("commit_margin_s, attention_margin_s, sentence_pause_s, min_commit_audio_s, "
-                             "unsure_wait_s, unjoin_after_s, unjoin_min_pause_s and rest_after_s must not be negative")
+                             "unsure_wait_s, unjoin_after_s, unjoin_min_pause_s, rest_after_s and bridge_s "
+                             "must not be negative")
         if not 0 <= self.min_word_probability <= 1:
             raise ValueError(f"min_word_probability must be between 0 and 1, not {self.min_word_probability}")
+        if self.headroom_beam_size < 1 or self.headroom_prompt_tokens < 0:
+            raise ValueError("headroom_beam_size must be at least 1 and headroom_prompt_tokens not negative")
         if self.final_beam_size < 1:
             raise ValueError(f"final_beam_size must be at least 1, not {self.final_beam_size}")
         if not 0 < self.max_window_s < 30:

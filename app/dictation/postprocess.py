@@ -128,7 +128,7 @@ class TextPostProcessor:
         self._glue = False  # the next piece attaches without a space (after a new line, "(")
         self._capitalize_next = False
         self._lowercase_next = False
-        self._spoken_mark = False  # the last output was spoken punctuation ("period")
+        self._spoken_mark = False  # the last output was a spoken command ("period", "new line")
 
     def feed(self, delta: str) -> str:
         self._pending.extend(_tokens(delta))
@@ -190,8 +190,10 @@ class TextPostProcessor:
 
     def _word(self, token: _Token, user_text: bool = False) -> str:
         if not token.word:  # punctuation on its own: it belongs to what came before
+            # after a command Whisper's own mark is dropped: it guessed one for the spoken words
+            # ("period." or "new paragraph." then ". The"), which the command already wrote
             if not (self._spoken_mark and _GUESSED_MARK.fullmatch(token.opening + token.closing)):
-                self._held += token.opening + token.closing  # (after "period", Whisper's own "." is dropped)
+                self._held += token.opening + token.closing
             return ""
         self._spoken_mark = False
         word = token.word
@@ -210,7 +212,7 @@ class TextPostProcessor:
         self._held = ""
         space = kept + ("" if command.attach_left else self._space(tokens[0].space))
         self._glue = command.attach_right
-        self._spoken_mark = command.is_punctuation
+        self._spoken_mark = True
         self._mark_output()
         self._capitalize_next = command.ends_sentence
         self._lowercase_next = not command.ends_sentence and bool(_SENTENCE_END.search(guessed))

@@ -77,4 +77,13 @@ espeak-ng -v "$voice" -s "$speed" -w "$tmp/commands.raw.wav" \
   "Please call me on Monday, period. New line. See you then."
 sox -R -D "$tmp/commands.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$here/espeak_commands.wav" \
   pad "$lead_s" "$lead_s"
-echo "wrote $(( ${#clips[@]} + 2 )) clips and clips.json to $here"
+
+# A pause inside a sentence (tests/dictation/test_sentence_shape.py; not in clips.json): "Please send the report",
+# 2 s of silence (longer than the live policy's join gap, so the rest is decoded in a fresh
+# window), then the rest of the same sentence.
+espeak-ng -v "$voice" -s "$speed" -w "$tmp/pause_a.raw.wav" "Please send the report"
+espeak-ng -v "$voice" -s "$speed" -w "$tmp/pause_b.raw.wav" "to the whole team before noon."
+sox -R -D "$tmp/pause_a.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$tmp/pause_a.wav" pad "$lead_s" 2.0
+sox -R -D "$tmp/pause_b.raw.wav" -r "$rate" -c 1 -b 16 -e signed-integer "$tmp/pause_b.wav" pad 0 "$lead_s"
+sox "$tmp/pause_a.wav" "$tmp/pause_b.wav" "$here/espeak_pause_inside.wav"
+echo "wrote $(( ${#clips[@]} + 3 )) clips and clips.json to $here"

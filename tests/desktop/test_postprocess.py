@@ -87,6 +87,15 @@ def test_whisper_punctuation_in_the_delta_after_a_spoken_period_is_dropped() -> 
     assert run(deltas) == "Please call me on Monday.\nSee you then."
 
 
+def test_new_paragraph_leaves_no_stray_mark_at_the_start_of_the_next_paragraph() -> None:
+    """The policy holds the mark after an utterance's last word and commits it with the next
+    utterance's first word: after "period new paragraph" that mark is Whisper's guess for the
+    spoken words, and the paragraph starts with its first word, not with ".The"."""
+    deltas = [" We will meet after the meeting", " period", " new paragraph", END, ". The arrangement will", END, "."]
+    assert run(deltas) == "We will meet after the meeting.\n\nThe arrangement will."
+    assert run([" See below new line", END, ", then", END]) == "See below\nThen"
+
+
 def test_a_held_back_word_comes_out_at_the_end_of_the_utterance() -> None:
     processor = TextPostProcessor()
     assert processor.feed(" Buy a new") == "Buy a"

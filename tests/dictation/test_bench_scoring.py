@@ -10,7 +10,7 @@ from earshot_testing import REPO_ROOT
 from app.engine.wer import word_error_rate
 
 sys.path.insert(0, str(REPO_ROOT / "bench"))
-from dictation_metrics import LiveRun, assign, split_by_reference
+from dictation_metrics import LiveRun, assign, split_by_reference, word_latencies
 
 REFERENCES = ["And Mr. John Dashwood had then leisure.", "Printing, in the only sense.", "She had your dark suit."]
 SPANS = [(1.0, 3.0), (4.5, 6.5), (8.0, 9.5)]
@@ -54,3 +54,12 @@ def test_formatting_the_live_text_adds_is_told_apart_from_formatting_it_lost() -
     words = len(offline.split())
     assert raw_wer([offline], [live]) == 100 * 5 / words  # This, corpus., fast., Printing, 1,
     assert formatting_added(offline, live) == 100 * 3 / words  # the lost comma and "1," are not added
+
+
+def test_a_word_is_not_timed_against_the_same_word_said_elsewhere() -> None:
+    """The robustness session says the same sentences under each condition: "She had" at 8 s is
+    not scored against the reference's "She had" said 40 s later."""
+    run = LiveRun([(" She", 8.0, 8.3), (" had", 8.3, 8.5)], [(9.0, 0.0), (9.0, 0.0)], [], None, False,  # type: ignore[arg-type]
+                  lambda s: s)
+    assert word_latencies(run, [("She", 48.3), ("had", 48.5)]) == ([], 0)
+    assert word_latencies(run, [("She", 8.3), ("had", 8.5)])[1] == 2

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
-from app.dictation.commit_rule import CommitRule
+from app.dictation.commit_rule import CommitRule, Hold
+from app.dictation.decode_quality import DecodeMode, QualitySwitch
 from app.dictation.policy import PolicyOptions, StreamingPolicy
 from app.dictation.text import join_words
 from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
@@ -39,12 +41,14 @@ class ScriptedDecoder:
         self.windows_s: list[float] = []
         self.timed_requests: list[bool] = []  # per decode: were word times asked for
         self.beams: list[int] = []  # per decode: the beam size asked for
+        self.prompts: list[list[int]] = []  # per decode: the prompt token ids
 
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)
         self.timed_requests.append(options.word_timestamps)
         self.beams.append(options.beam_size)
+        self.prompts.append(list(prompt_tokens))
         segments = []
         for i, (start, end, text, *timed) in enumerate(self.script.pop(0)):
             words = [Word(w, ws, we, *(p or [1.0])) for w, ws, we, *p in timed[0]] if timed else None
@@ -53,13 +57,16 @@ class ScriptedDecoder:
         return WindowResult([], text, segments, "en", 1.0, -0.2, self.no_speech.pop(0), 1.2, 0.0)
 
 
-def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01,
+def make_policy(script: Sequence[Hyp], no_speech_prob: float | Sequence[float] = 0.01, realtime: bool = True,
                 **options: object) -> tuple[StreamingPolicy, ScriptedDecoder]:
-    """The policy on `script`; LocalAgreement-2 without margin unless `options` say otherwise."""
+    """The policy on `script`; LocalAgreement-2 without margin and without the bridge decode (an
+    extra decode at a fresh window's first commit, scripted only in the tests about it) unless
+    `options` say otherwise."""
     decoder = ScriptedDecoder(script, no_speech_prob)
-    defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT}
+    defaults = {"agreement": 2, "commit_margin_s": 0.0, "commit_rule": CommitRule.LOCAL_AGREEMENT, "bridge_s": 0.0}
     opts = PolicyOptions(**{**defaults, **options})  # type: ignore[arg-type]
-    policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts)
+    policy = StreamingPolicy(decoder, lambda a, b: np.zeros(b - a, dtype=np.float32), lambda a, b: 1.0, opts,
+                             realtime=realtime)
     return policy, decoder
 
 
@@ -259,6 +266,72 @@ def test_sentence_shape_is_an_option() -> None:
     assert join_words(policy.committed) == " We are done Then we left"
 
 
+def test_a_pause_inside_a_sentence_is_not_a_sentence_end() -> None:
+    """"Yesterday we all", a 2 s pause, "gathered to review the plan": Whisper writes "we all."
+    for the fragment and "Gathered" in the fresh window. The bridge decode hears "we all" and the
+    new words together and writes "we all gathered": no period, no capital."""
+    policy, decoder = make_policy([
+        [(0.0, 1.5, " Yesterday we all.")],
+        [(0.0, 1.6, " Gathered to review the plan.")],
+        [(0.0, 3.4, " Yesterday we all gathered to review the plan.")],  # the bridge: 1.5 + 0.3 + 1.6 s
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.5))
+    policy.begin(s(3.5))
+    assert policy.window_start == s(3.5)  # fresh: the pause is longer than join_gap_s
+    assert join_words(policy.finish(s(5.1)).committed) == " gathered to review the plan"
+    assert decoder.windows_s[-1] == pytest.approx(1.5 + 0.3 + 1.6)  # the whole previous utterance (under bridge_s)
+    assert join_words(policy.flush().committed) == "."
+    assert join_words(policy.committed) == " Yesterday we all gathered to review the plan."
+
+
+def test_a_sentence_end_the_bridge_decode_writes_is_kept() -> None:
+    """Two sentences with a pause: the bridge decode writes the period and the capital, and so
+    does the text; where it writes them without a mark but starts a segment at the new words
+    (as tiny.en does for two read sentences), the break still counts."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " We are done.")],
+        [(0.0, 1.0, " Then we left.")],
+        [(0.0, 2.3, " We are done. Then we left.")],
+        [(0.0, 1.0, " She had your dark suit.")],
+        [(0.0, 1.2, " We are done. Then we left"), (1.3, 3.3, " she had your dark suit.")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Then we left"
+    policy.begin(s(8.0))
+    assert join_words(policy.finish(s(9.0)).committed) == ". She had your dark suit"
+
+
+def test_the_bridge_decode_decides_the_sentence_end_not_which_mark() -> None:
+    """Where the bridge decode agrees that the sentence ends ("this!" for the fragment's "this."),
+    the mark of the fragment's own decode stays."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " Talk like this.")],
+        [(0.0, 1.0, " Montreal.")],
+        [(0.0, 2.3, " Talk like this! Montreal.")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Montreal"
+
+
+def test_without_the_bridge_words_the_pause_decides() -> None:
+    """A bridge decode that does not repeat the previous words tells nothing: the rules of a fresh
+    window apply (a capital after a sentence pause starts a sentence)."""
+    policy, _ = make_policy([
+        [(0.0, 1.0, " We are done")],
+        [(0.0, 1.0, " Then we left")],
+        [(0.0, 2.3, " Then we left")],
+    ], bridge_s=3.0)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    assert join_words(policy.finish(s(5.0)).committed) == ". Then we left"
+
+
 # ---------------------------------------------------------------- AlignAtt commit rule
 # "one two three four" in 2.0 s of window, the speaker fast: the cross-attention puts "three"
 # at 0.9-1.2 s, far from where character positions would (about 1.5 s), and "four" at 1.7-2.0 s.
@@ -355,6 +428,23 @@ def test_an_agreed_word_the_decoder_is_unsure_of_stays_tentative_with_the_words_
     assert join_words(policy.decode(s(4.0)).committed) == " asked not"  # "asked" ended 2.2 s ago
 
 
+def test_the_hold_log_says_which_rule_held_each_word() -> None:
+    """The decodes of the test above: every word waits for agreement first; "asked" and "not"
+    then wait for the unsure word, and the benchmark reads which rule held each word last."""
+    def hyp(p_asked: float, end: float = 3.0) -> Hyp:
+        return [(0.0, end, " my fellow Americans asked not",
+                 [(" my", 0.1, 0.3, 0.6), (" fellow", 0.4, 0.7, 0.95), (" Americans", 0.8, 1.3, 0.94),
+                  (" asked", 1.4, 1.8, p_asked), (" not", 1.9, 2.2, 0.8)])]
+    policy, _ = _align_att([hyp(0.22), hyp(0.30), hyp(0.3, 4.0)], unsure_wait_s=2.0)
+    policy.begin(0)
+    for end in (3.0, 3.0, 4.0):
+        policy.decode(s(end))
+    log = policy.hold_log
+    assert [log.last[k] for k in range(5)] == [Hold.AGREEMENT] * 3 + [Hold.UNSURE] * 2
+    assert log.ever[4] == {Hold.AGREEMENT, Hold.UNSURE}
+    assert join_words(policy.committed) == " my fellow Americans asked not"
+
+
 def one_segment(text: str, end: float) -> Hyp:
     """One segment from 0 to `end` s, words timed by characters."""
     return [(0.0, end, text)]
@@ -446,3 +536,48 @@ def test_a_rest_after_a_finished_sentence_or_an_unsure_one_is_not_committed() ->
         policy.finish(s(5.0))
         assert decoder.windows_s == [3.0, 4.0, 5.0, *([2.0] if rest_decoded else [])]
         assert join_words(policy.committed) == " A liner"
+
+
+# ---------------------------------------------------------------- beam and prompt with headroom
+def test_with_headroom_decodes_use_the_beam_and_the_committed_text_as_prompt() -> None:
+    """Fast replay (no real-time clock): every decode uses the headroom beam; once text is
+    committed before the window (a fresh window after a long pause), it prompts the decode."""
+    policy, decoder = make_policy([[(0.0, 1.0, " We are done.")], [(0.0, 1.0, " Then we left.")]],
+                                  realtime=False, headroom_beam_size=5, headroom_prompt_tokens=16)
+    policy.begin(0)
+    policy.finish(s(1.0))
+    policy.begin(s(4.0))
+    policy.finish(s(5.0))
+    assert decoder.beams == [5, 5]
+    assert decoder.prompts == [[], [2, 3, 4]]  # "We are done" (its mark is held): the fake tokenizer's ids
+
+
+def test_a_decode_that_copies_its_prompt_is_decoded_again_without_it() -> None:
+    """The second window's decode repeats eight words of the committed text it was prompted with
+    (prompt_copy.py); the decode without the prompt is the one kept."""
+    said = " one two three four five six seven eight nine."
+    policy, decoder = make_policy([[(0.0, 3.0, said)], [(0.0, 3.0, said)], [(0.0, 1.0, " Ten.")]],
+                                  realtime=False, headroom_beam_size=5, headroom_prompt_tokens=16)
+    policy.begin(0)
+    policy.finish(s(3.0))
+    policy.begin(s(6.0))
+    assert join_words(policy.finish(s(7.0)).committed) == ". Ten"
+    assert [bool(p) for p in decoder.prompts] == [False, True, False]
+
+
+def test_in_real_time_the_beam_is_used_only_while_it_fits_the_step() -> None:
+    """The switch starts greedy, takes the beam once a greedy decode times the expected beam cost
+    fits in `compute_share` of a step, and goes back to greedy when a beam decode does not fit."""
+    switch = QualitySwitch(beam_size=5, budget_s=0.225)  # compute_share 0.45 * step_s 0.5
+    assert switch.choose() is DecodeMode.GREEDY
+    switch.observe(DecodeMode.GREEDY, 0.2)  # a beam would take about 0.5 s: too slow
+    assert switch.choose() is DecodeMode.GREEDY
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    switch.observe(DecodeMode.GREEDY, 0.03)
+    assert switch.choose() is DecodeMode.BEAM
+    switch.observe(DecodeMode.BEAM, 0.4)  # the machine got busy
+    assert switch.choose() is DecodeMode.GREEDY
+    assert QualitySwitch(beam_size=5, budget_s=0.225, realtime=False).choose() is DecodeMode.BEAM
+    assert QualitySwitch(beam_size=1, budget_s=0.225, realtime=False).choose() is DecodeMode.GREEDY
