@@ -59,6 +59,28 @@ def shared_english() -> list[dict[str, str]]:
     return [r for r in shared_manifest() if r["language"] == "en"]
 
 
+@contextmanager
+def tmpfs(path: Path, options: str) -> Iterator[Path]:
+    """A real, separate file system at `path` (we run as root here and in CI): `size=64k` makes
+    a disk that fills up, `ro` one that refuses every write."""
+    path.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill_up(folder: Path) -> None:
+    """Write zeros until the file system says it is full (ENOSPC)."""
+    with (folder / "filler").open("wb", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 4096)
+        except OSError as error:
+            assert error.errno == 28, error  # ENOSPC: the disk really is full
+
+
 needs_shared = pytest.mark.skipif(not SHARED_SPEECH.is_dir(), reason="../shared/data/speech is not present")
 
 

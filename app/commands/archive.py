@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome
 from app.archive.inputs import ArchiveInput, list_inputs
-from app.archive.manifest import Manifest
+from app.archive.manifest import Manifest, ManifestError
 from app.archive.summary import RunSummary
 from app.commands.common import one_line
 from app.commands.transcript_output import STDOUT, TranscriptOutput
@@ -80,8 +80,12 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
     if jobs < 1:
         print(f"earshot: error: --jobs must be at least 1, not {jobs}", file=sys.stderr)
         return 2
-    run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
-                     settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
+    try:
+        run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
+                         settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
+    except ManifestError as exc:
+        print(f"earshot: error: {exc}", file=sys.stderr)
+        return 2
     inputs = run.collect(args.files, args.recursive)
     todo = run.plan(inputs, options)
     if todo:
@@ -193,10 +197,16 @@ class ArchiveRun:
             self.summary.failed += 1  # said on stderr by TranscriptOutput; not recorded, so redone next run
             return
         identity = self.identities[result.index]
-        self.manifest.add({"stem": item.stem, "source": str(item.source), "sha256": identity.sha256,
-                           "size": identity.size, "mtime_ns": identity.mtime_ns, "settings": self.settings,
-                           "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
-                           "duration_s": round(result.meta.duration_s, 3)})
+        try:
+            self.manifest.add({"stem": item.stem, "source": str(item.source), "sha256": identity.sha256,
+                               "size": identity.size, "mtime_ns": identity.mtime_ns, "settings": self.settings,
+                               "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
+                               "duration_s": round(result.meta.duration_s, 3)})
+        except OSError as exc:  # a full disk: the transcript is written, only the record of it is not
+            log.warning("manifest line for %s not written", item.source, exc_info=True)
+            self._fail(f"{item.source}: transcribed, but not recorded in {self.manifest.path} "
+                       f"({exc.strerror or one_line(exc)}): the next run transcribes it again")
+            return
         self.summary.done += 1
         self.summary.audio_s += result.meta.duration_s
 
