@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import grimp
-
 from earshot_testing import REPO_ROOT
 
 
