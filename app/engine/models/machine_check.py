@@ -28,7 +28,7 @@ from app.private_files import private_dir, tighten
 WINDOW_S = 30.0
 KEEP_UP_FACTOR = 0.5
 SAMPLE_RATE = 16_000
-CLIP = Path(__file__).resolve().parents[2] / "resources" / "selftest.wav"
+CLIP = Path(__file__).resolve().parents[3] / "resources" / "selftest.wav"
 _CACHE_FILE = "machine-check.json"
 
 

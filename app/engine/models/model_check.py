@@ -26,7 +26,7 @@ from app.engine.types import SAMPLE_RATE, DecodeOptions
 if TYPE_CHECKING:
     from app.engine.transcribe.whisper_engine import WhisperEngine
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"  # also right in a PyInstaller bundle
+RESOURCES = Path(__file__).resolve().parents[3] / "resources"  # also right in a PyInstaller bundle
 SMOKE_CLIP = RESOURCES / "selftest.wav"
 SMOKE_TEXT = RESOURCES / "selftest.txt"
 MAX_SMOKE_WER = 50.0
