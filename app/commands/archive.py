@@ -10,6 +10,7 @@ other: a local run, a `--jobs` run and a Ray run of the same folder share one ma
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import enum
 import json
@@ -24,6 +25,7 @@ from app.archive.inputs import ArchiveInput, list_inputs
 from app.archive.manifest import Manifest, ManifestError
 from app.archive.summary import RunSummary
 from app.commands.common import one_line
+from app.commands.stop_signals import exit_status
 from app.commands.transcript_output import STDOUT, TranscriptOutput
 
 if TYPE_CHECKING:
@@ -70,7 +72,8 @@ def wants_archive_run(args: argparse.Namespace) -> bool:
 
 def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: DecodeOptions,
                 subtitles: SubtitleOptions | None) -> int:
-    """The whole run; exit status 0 (all done or skipped), 1 (some failed), 2 (usage), 130."""
+    """The whole run; exit status 0 (all done or skipped), 1 (some failed), 2 (usage), 128 + the
+    signal that stopped it (130: Ctrl-C, 143: SIGTERM, 129: SIGHUP)."""
     started = time.perf_counter()
     if args.output_dir == STDOUT:
         print("earshot: error: folders, --recursive, --force, --jobs and --ray write transcript files: "
@@ -98,11 +101,11 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
             print(f"earshot: error: --ray {args.ray}: {one_line(exc)}", file=sys.stderr)
             run.finish(started)
             return 2
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: the backend has ended its workers
             run.finish(started)
             print("earshot: interrupted; finished files are written and recorded, the next run resumes",
                   file=sys.stderr)
-            return 130
+            return exit_status(stop)
     return run.finish(started)
 
 
@@ -174,14 +177,18 @@ class ArchiveRun:
     def transcribe(self, backend: Backend, todo: list[FileJob], inputs: list[ArchiveInput]) -> None:
         from app.archive.schedule import run_with_retry
 
-        for result, attempts in run_with_retry(backend, todo, self._say_retry):
-            item = inputs[result.index]
-            if result.outcome is Outcome.DONE:
-                self._record(item, result)
-            else:
-                again = " (failed twice)" if attempts > 1 else ""
-                named = result.error if str(item.source) in result.error else f"{item.source}: {result.error}"
-                self._fail(named + again)
+        with contextlib.closing(run_with_retry(backend, todo, self._say_retry)) as results:
+            for result, attempts in results:
+                self._take(result, attempts, inputs)
+
+    def _take(self, result: FileResult, attempts: int, inputs: list[ArchiveInput]) -> None:
+        item = inputs[result.index]
+        if result.outcome is Outcome.DONE:
+            self._record(item, result)
+        else:
+            again = " (failed twice)" if attempts > 1 else ""
+            named = result.error if str(item.source) in result.error else f"{item.source}: {result.error}"
+            self._fail(named + again)
 
     @staticmethod
     def _say_retry(jobs: list[FileJob]) -> None:
