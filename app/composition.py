@@ -291,6 +291,7 @@ def run_gui(argv: list[str]) -> int:
     if forward_to_running_instance():
         return 0  # the running Earshot came to the front
     from app.ui.first_paint import after_first_paint
+    from app.ui.quit_on_signals import QuitOnSignals
 
     painted = threading.Event()
     app, window, controller = create_app(argv, painted)
@@ -299,6 +300,7 @@ def run_gui(argv: list[str]) -> int:
     # Also when the app quits without closing the window (a signal, `app.quit()`): the workers
     # must be joined before the interpreter exits (closing the window shuts down first).
     app.aboutToQuit.connect(controller.shutdown)
+    QuitOnSignals(app)  # SIGTERM, SIGINT, SIGHUP: the same shutdown, with no question asked
 
     def start_desktop_session() -> None:
         if not output.start():  # another Earshot took the control channel since the check above
