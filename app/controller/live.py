@@ -21,6 +21,7 @@ from app.controller.ports import (
 from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent as WorkerEvent
 from app.dictation.events import EventType
+from app.dictation.journaled_source import JournaledSource
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import PolicyOptions, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
@@ -55,8 +56,9 @@ class LiveSession:
     ) -> None:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
-        self._source = source or open_source(request.source)
+        captured = source or open_source(request.source)
         self._journal = AudioJournal(request.recovery_dir) if request.recovery_dir is not None else None
+        self._source = JournaledSource(captured, self._journal) if self._journal is not None else captured
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -70,7 +72,6 @@ class LiveSession:
                 speech_pad_s=request.voice.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
-            audio_tap=self._journal,
         )
         self._worker = DictationWorker(self._source, request.engine, self._forward, options)
 

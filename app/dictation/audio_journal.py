@@ -1,7 +1,8 @@
 """Crash recovery for live dictation: the session's recent audio, journaled to disk as it arrives.
 
-While a session runs, the worker thread (never the PortAudio callback) appends the 16 kHz audio it
-has pulled to a ring of raw segment files (`seg-<first sample>.pcm`, int16 little-endian, mono) in
+While a session runs, a relay thread (`app.dictation.journaled_source`; never the PortAudio
+callback) appends the captured audio, at 16 kHz, to a ring of raw segment files
+(`seg-<first sample>.pcm`, int16 little-endian, mono) in
 `<data dir>/recovery/session-<time>-<id>/`, private (0600 files in 0700 folders). Each commit
 moves a mark (`committed`: the session sample up to which the text is stored), and segments that
 lie wholly before the mark, or before the last `keep_s`, are deleted: the journal holds only audio
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 import time
 import uuid
 import wave
@@ -56,7 +58,8 @@ class JournalOptions:
 
 
 class AudioJournal:
-    """The journal of one session. `write` and `mark_committed` are called from one thread."""
+    """The journal of one session. `write` (the relay thread) and `mark_committed`, `close` and
+    `discard` (the worker's) may come from different threads: a lock keeps them apart."""
 
     def __init__(self, root: Path, options: JournalOptions = JournalOptions()) -> None:
         self.options = options
@@ -70,15 +73,17 @@ class AudioJournal:
         self._committed = 0  # session samples whose text is stored
         self._fd: int | None = None
         self._closed = False
+        self._lock = threading.Lock()
 
     def write(self, audio: NDArray[np.float32]) -> None:
         """Append 16 kHz mono float32 audio, shape (n,), split across segment files. A disk
         error stops the journal (logged), never the dictation."""
-        try:
-            self._write(audio)
-        except OSError:
-            log.exception("The dictation audio journal %s stopped", self.folder)
-            self.close()
+        with self._lock:
+            try:
+                self._write(audio)
+            except OSError:
+                log.exception("The dictation audio journal %s stopped", self.folder)
+                self._close()
 
     def _write(self, audio: NDArray[np.float32]) -> None:
         import numpy as np
@@ -95,15 +100,16 @@ class AudioJournal:
 
     def mark_committed(self, end_s: float) -> None:
         """Text up to session second `end_s` is stored: the audio before it is not needed."""
-        mark = min(self._written, int(end_s * SAMPLE_RATE))
-        if mark <= self._committed or self._closed:
-            return
-        self._committed = mark
-        try:
-            self._store_mark(mark)
-        except OSError:
-            log.exception("The dictation audio journal %s stopped", self.folder)
-            self.close()
+        with self._lock:
+            mark = min(self._written, int(end_s * SAMPLE_RATE))
+            if mark <= self._committed or self._closed:
+                return
+            self._committed = mark
+            try:
+                self._store_mark(mark)
+            except OSError:
+                log.exception("The dictation audio journal %s stopped", self.folder)
+                self._close()
 
     def _store_mark(self, mark: int) -> None:
         tmp = self.folder / "committed.tmp"
@@ -117,6 +123,10 @@ class AudioJournal:
 
     def close(self) -> None:
         """Stop writing and let go of the folder: the files stay, a leftover for the next start."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         self._closed = True
         for fd in (self._fd, self._lock_fd):
             if fd is not None:

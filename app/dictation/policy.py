@@ -92,6 +92,11 @@ class StreamingPolicy:
         self.trims = 0  # window starts moved forward at committed segment boundaries
         self.longest_window_s = 0.0
 
+    def prepare(self) -> None:
+        """Have the decoder build what this session's decodes need before the audio starts."""
+        for options in (self._decode_options, self._final_options):
+            self.decoder.prepare(options)
+
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
         """A new utterance starts at absolute sample `start` (padding included)."""

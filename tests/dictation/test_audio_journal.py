@@ -59,7 +59,7 @@ def test_a_cleanly_ended_session_leaves_no_journal_and_a_tiny_leftover_is_droppe
     root = tmp_path / "recovery"
     journal = AudioJournal(root)
     audio = read_wav(DATA_DIR / "espeak_callback.wav")
-    done = replay(engine, audio, DictationOptions(realtime=False, audio_tap=journal))
+    done = replay(engine, audio, DictationOptions(realtime=False), journal=journal)
     assert "minutes when you are ready" in done.committed.lower()
     assert sum(p.stat().st_size for p in journal.folder.glob("seg-*.pcm")) == 2 * done.worker.timeline.written
     journal.discard()

@@ -40,6 +40,9 @@ class ScriptedDecoder:
         self.timed_requests: list[bool] = []  # per decode: were word times asked for
         self.beams: list[int] = []  # per decode: the beam size asked for
 
+    def prepare(self, options: DecodeOptions) -> None:
+        """Nothing to build: the answers are scripted."""
+
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)
