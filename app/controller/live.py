@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,7 @@ class LiveSession:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
         captured = source or open_source(request.source)
-        self._journal = AudioJournal(request.recovery_dir) if request.recovery_dir is not None else None
+        self._journal = _open_journal(request.recovery_dir) if request.recovery_dir is not None else None
         self._source = JournaledSource(captured, self._journal) if self._journal is not None else captured
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
@@ -128,6 +129,16 @@ class LiveSession:
                 self._journal.close()
         except OSError:
             log.exception("Could not close the dictation audio journal %s", self._journal.folder)
+
+
+def _open_journal(folder: Path) -> AudioJournal | None:
+    """The session's crash-recovery journal; None when `folder` cannot take it (a file in its
+    place, a full or read-only disk): the dictation goes on, only a crash would lose its audio."""
+    try:
+        return AudioJournal(folder)
+    except OSError:
+        log.warning("the dictation audio is not journaled: %s cannot take it", folder, exc_info=True)
+        return None
 
 
 def _newest_peak(ring: Any) -> float:

@@ -167,7 +167,12 @@ class LeftoverAudio:
         start = int(self.start_s * SAMPLE_RATE)
         parts = []
         for first, path in _segments(self.folder):
-            pcm = np.frombuffer(path.read_bytes(), dtype="<i2")
+            try:
+                data = path.read_bytes()
+            except OSError:  # one damaged segment: offer the others
+                log.warning("Could not read %s of a dictation journal", path, exc_info=True)
+                continue
+            pcm = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2")  # a kill can cut a sample in two
             parts.append(pcm[max(0, start - first):] if first < start else pcm)
         joined = np.concatenate(parts) if parts else np.zeros(0, dtype="<i2")
         return (joined.astype(np.float32) / 32768.0).astype(np.float32)
@@ -210,6 +215,8 @@ def find_leftovers(root: Path) -> list[LeftoverAudio]:
 
 
 def _leftover(folder: Path) -> LeftoverAudio | None:
+    if not folder.is_dir():
+        return None  # not a journal (a stray file of that name)
     lock = folder / "lock"
     if lock.exists():
         fd = os.open(lock, os.O_RDWR)
@@ -218,12 +225,23 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
                 return None  # a running session's journal
         finally:
             os.close(fd)
-    mark_file = folder / "committed"
-    committed = int(mark_file.read_text() or 0) if mark_file.exists() else 0
+    committed = _committed_mark(folder / "committed")
     segments = _segments(folder)
     end = max((first + path.stat().st_size // 2 for first, path in segments), default=0)
     start = max(committed, segments[0][0] if segments else 0)
     return LeftoverAudio(folder, start / SAMPLE_RATE, max(0, end - start) / SAMPLE_RATE)
+
+
+def _committed_mark(path: Path) -> int:
+    """The session sample up to which the text is stored; 0 (offer all the audio: nothing is
+    lost, some may be offered twice) when the mark is missing, unreadable or damaged."""
+    if not path.exists():
+        return 0
+    try:
+        return max(0, int(path.read_text(encoding="ascii").strip() or 0))
+    except (OSError, ValueError):
+        log.warning("The dictation journal's mark %s is damaged: all its audio is offered", path, exc_info=True)
+        return 0
 
 
 def _segments(folder: Path) -> list[tuple[int, Path]]:
@@ -231,6 +249,8 @@ def _segments(folder: Path) -> list[tuple[int, Path]]:
     found = []
     for path in folder.glob("seg-*.pcm"):
         try:
+            if not path.is_file():
+                raise ValueError("not a file")
             found.append((int(path.stem[4:]), path))
         except ValueError:
             log.warning("Ignoring a stray file in the dictation journal: %s", path)
