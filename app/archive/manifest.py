@@ -26,7 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.private_files import try_lock
+
 MANIFEST_NAME = "earshot-manifest.jsonl"
+LOCK_NAME = ".earshot-run.lock"
 _HASH_BLOCK = 1 << 20
 
 log = logging.getLogger(__name__)
@@ -103,6 +106,42 @@ def _well_formed(record: object) -> bool:
             and isinstance(record.get("settings"), dict) and isinstance(outputs, list)
             and all(isinstance(name, str) for name in outputs)
             and all(isinstance(record.get(key), int) for key in ("size", "mtime_ns")))
+
+
+class OutputFolderBusy(ManifestError):
+    """Another run holds the output folder; `str(error)` is one line."""
+
+
+class RunLock:
+    """One archive run at a time per output folder: an exclusive lock on `.earshot-run.lock`
+    there, held while the run lasts and let go by the system however the run ends (kill -9 too).
+    Two runs writing one folder would transcribe every file twice, and one's compaction of the
+    manifest could drop a line the other had just added."""
+
+    def __init__(self, output_dir: Path) -> None:
+        self.path = output_dir / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Hold the lock; `OutputFolderBusy` when another run holds it. A folder where no lock
+        file can be made (read-only) is run without one: nothing can be written there anyway,
+        and each transcript then says where it was kept instead."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            log.warning("no run lock in %s", self.path.parent, exc_info=True)
+            return
+        if not try_lock(fd):
+            os.close(fd)
+            raise OutputFolderBusy(f"another earshot run is writing to {self.path.parent}: wait for it to end, "
+                                   "or give another --output-dir")
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 class Manifest:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.archive.file_job import EngineSpec, FileJob, FileResult, Outcome
 from app.archive.inputs import ArchiveInput, list_inputs
-from app.archive.manifest import Manifest, ManifestError
+from app.archive.manifest import Manifest, ManifestError, RunLock
 from app.archive.summary import RunSummary
 from app.commands.common import one_line
 from app.commands.stop_signals import exit_status
@@ -83,12 +83,23 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
     if jobs < 1:
         print(f"earshot: error: --jobs must be at least 1, not {jobs}", file=sys.stderr)
         return 2
+    lock = RunLock(Path(args.output_dir))
     try:
+        lock.acquire()  # before the manifest is read: its compaction must not race another run
         run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
                          settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
     except ManifestError as exc:
+        lock.release()
         print(f"earshot: error: {exc}", file=sys.stderr)
         return 2
+    try:
+        return _run(args, engine, run, options, jobs, started)
+    finally:
+        lock.release()
+
+
+def _run(args: argparse.Namespace, engine: WhisperEngine, run: ArchiveRun, options: DecodeOptions, jobs: int,
+         started: float) -> int:
     inputs = run.collect(args.files, args.recursive)
     todo = run.plan(inputs, options)
     if todo:
