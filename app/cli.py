@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 import app
+from app.commands.stop_signals import exit_status, stopping_on_signals
 from app.diagnostics import configure_logging, log_file_path
 from app.ui.gui_options import add_gui_arguments
 
@@ -65,10 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     configure_logging()  # one log for the window, the self-test and every subcommand
     try:
-        return int(args.func(args))
-    except KeyboardInterrupt:
+        with stopping_on_signals():
+            return int(args.func(args))
+    except KeyboardInterrupt as stop:
         print("interrupted", file=sys.stderr)
-        return 130
+        return exit_status(stop)
 
 
 def _run_top_level(args: argparse.Namespace, argv: list[str]) -> int:

@@ -65,9 +65,13 @@ def build_parts(
 
 
 def load_engine(config: EngineConfig) -> LoadedEngine:
+    from app.dictation.policy_options import PolicyOptions
     from app.engine.models.loader import load_engine as real_load
 
     engine = real_load(config.model, config.precision, config.provider)
+    # Dictation times every window's words: that session is built here, off the GUI thread,
+    # not at the first dictation's start (nor mid-session, where it would hold up capture).
+    engine.prepare(PolicyOptions().effective_decode())
     return LoadedEngine(engine, describe_engine(engine, config))
 
 
@@ -290,6 +294,7 @@ def run_gui(argv: list[str]) -> int:
     if forward_to_running_instance():
         return 0  # the running Earshot came to the front
     from app.ui.first_paint import after_first_paint
+    from app.ui.quit_on_signals import QuitOnSignals
 
     painted = threading.Event()
     app, window, controller = create_app(argv, painted)
@@ -298,6 +303,7 @@ def run_gui(argv: list[str]) -> int:
     # Also when the app quits without closing the window (a signal, `app.quit()`): the workers
     # must be joined before the interpreter exits (closing the window shuts down first).
     app.aboutToQuit.connect(controller.shutdown)
+    QuitOnSignals(app)  # SIGTERM, SIGINT, SIGHUP: the same shutdown, with no question asked
 
     def start_desktop_run() -> None:
         if not output.start():  # another Earshot took the control channel since the check above

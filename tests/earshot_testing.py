@@ -59,6 +59,61 @@ def shared_english() -> list[dict[str, str]]:
     return [r for r in shared_manifest() if r["language"] == "en"]
 
 
+@contextmanager
+def tmpfs(path: Path, options: str) -> Iterator[Path]:
+    """A real, separate file system at `path` (we run as root here and in CI): `size=64k` makes
+    a disk that fills up, `ro` one that refuses every write."""
+    path.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], check=True)
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill_up(folder: Path) -> None:
+    """Write zeros until the file system says it is full (ENOSPC)."""
+    with (folder / "filler").open("wb", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 4096)
+        except OSError as error:
+            assert error.errno == 28, error  # ENOSPC: the disk really is full
+
+
+def process_tree(root: int) -> list[int]:
+    """Every process descending from `root` (children, their children, ...), read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # ended while listed
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def still_running(pids: list[int]) -> list[str]:
+    """Those of `pids` that are still running, as "pid command line" (a zombie has ended: only its
+    exit status waits for a parent, and a container's init may never collect it)."""
+    running = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            running.append(f"{pid} {command[:120]}")
+    return running
+
+
 needs_shared = pytest.mark.skipif(not SHARED_SPEECH.is_dir(), reason="../shared/data/speech is not present")
 
 

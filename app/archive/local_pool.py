@@ -4,14 +4,26 @@
 survive a fork), each loading its engine once with `EngineSpec.threads` threads. A worker that
 dies (killed, out of memory) breaks the pool: its files come back as `FileOutcome.ERROR` results,
 and the driver's retry round (`app.archive.schedule`) runs them again on a fresh pool.
+
+The workers end with the driver, however it ends. Each one watches the read end of a pipe whose
+only write end the driver holds: when the driver closes it (the run was interrupted: Ctrl-C,
+SIGTERM, SIGHUP) or dies (SIGKILL, a crash: the kernel closes it), the read returns and the worker
+exits at once, mid-file or idle, so none is left holding the run's stdout and stderr. A finished
+run shuts the pool down first, so no worker is cut short. Workers ignore SIGINT: Ctrl-C reaches
+the whole process group, and the driver alone decides what stops.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
+import os
+import signal
+import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING
 
 from app.archive.file_job import EngineSpec, FileJob, FileOutcome, FileResult, transcribe_file
@@ -46,15 +58,21 @@ class ProcessPoolBackend:
 
     def run(self, jobs: Sequence[FileJob]) -> Iterator[FileResult]:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(self.spec,)) as pool:
+        driver_alive, keep_alive = context.Pipe(duplex=False)
+        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
+                                   initargs=(self.spec, driver_alive))
+        finished = False
+        try:
             futures: dict[Future[FileResult], FileJob] = {pool.submit(_run_job, job): job for job in jobs}
-            try:
-                for future in as_completed(futures):
-                    yield _result_of(future, futures[future])
-            finally:
-                for future in futures:
-                    future.cancel()  # interrupted: do not start what is left
+            for future in as_completed(futures):
+                yield _result_of(future, futures[future])
+            finished = True
+        finally:
+            if not finished:
+                keep_alive.close()  # interrupted: every worker exits now, mid-file or idle
+            pool.shutdown(wait=True, cancel_futures=True)
+            keep_alive.close()
+            driver_alive.close()
 
 
 def _result_of(future: Future[FileResult], job: FileJob) -> FileResult:
@@ -65,9 +83,18 @@ def _result_of(future: Future[FileResult], job: FileJob) -> FileResult:
         return FileResult(job.index, FileOutcome.ERROR, error=f"its worker failed ({type(exc).__name__})")
 
 
-def _start_worker(spec: EngineSpec) -> None:
+def _start_worker(spec: EngineSpec, driver_alive: Connection) -> None:
     global _worker_engine
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_driver, args=(driver_alive,), name="driver-watch", daemon=True).start()
     _worker_engine = spec.load()
+
+
+def _exit_with_driver(driver_alive: Connection) -> None:
+    """Block until the driver closes its end of the pipe or dies, then end this worker."""
+    with contextlib.suppress(EOFError, OSError):
+        driver_alive.recv()  # nothing is ever sent: this returns by EOFError
+    os._exit(0)  # at once: a file in progress is the driver's to redo, not ours to finish
 
 
 def _run_job(job: FileJob) -> FileResult:

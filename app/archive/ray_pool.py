@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -72,10 +74,13 @@ class RayBackend:
             return False
         quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                  "logging_level": logging.WARNING}
+        handlers = _python_stop_handlers()
         if self.address == LOCAL:
             ray.init(object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
         else:
             ray.init(address=self.address, **quiet)
+        for signum, handler in handlers.items():  # Ray's own C++ handler exits on SIGTERM at once
+            signal.signal(signum, handler)
         return True
 
     def _actor_count(self, n_jobs: int) -> int:
@@ -83,6 +88,17 @@ class RayBackend:
             return max(1, min(self.actors, n_jobs))
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         return max(1, min(cpus // self.spec.threads, n_jobs))
+
+
+def _python_stop_handlers() -> dict[int, Any]:
+    """The Python handlers of SIGINT, SIGTERM and SIGHUP (main thread only): ray.init replaces
+    them with one that ends the process on the spot, and the run must stop its own way (the
+    summary said, `ray.shutdown()` stopping a cluster it started)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    found = {getattr(signal, n): signal.getsignal(getattr(signal, n)) for n in names if hasattr(signal, n)}
+    return {signum: handler for signum, handler in found.items() if callable(handler)}
 
 
 class _ActorPool:

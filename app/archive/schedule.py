@@ -3,7 +3,7 @@ have been the worker's (`FileOutcome.ERROR`): a file failing twice is reported, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Protocol
 
 from app.archive.file_job import FileJob, FileOutcome, FileResult
@@ -19,7 +19,7 @@ class Backend(Protocol):
 
 def run_with_retry(backend: Backend, jobs: Sequence[FileJob],
                    on_retry: Callable[[list[FileJob]], None] = lambda jobs: None,
-                   ) -> Iterator[tuple[FileResult, int]]:
+                   ) -> Generator[tuple[FileResult, int], None, None]:
     """(result, attempts) for every job: DONE and BAD_INPUT as they come; ERROR ones are run
     once more (`on_retry` is told which, first), and their second result is final."""
     by_index = {job.index: job for job in jobs}

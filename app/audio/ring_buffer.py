@@ -48,8 +48,10 @@ class RingBuffer:
         self._closed = False
 
     # ----------------------------------------------------------------- producer side
-    def write(self, block: NDArray[np.float32]) -> bool:
+    def write(self, block: NDArray[np.float32], captured_at: float | None = None) -> bool:
         """Copy a 1-D float32 block in; return False (and count an overflow) if it does not fit.
+        `captured_at`: `time.monotonic()` when the block's last sample was captured (default: now;
+        a relay copying from another ring passes that ring's time).
 
         Called from the audio callback: no allocation beyond NumPy's view objects, no lock.
         """
@@ -65,7 +67,7 @@ class RingBuffer:
         if first < n:
             self._data[: n - first] = block[first:]
         self._written = start + n  # publish after the copy
-        self._clock[1] = time.monotonic()
+        self._clock[1] = time.monotonic() if captured_at is None else captured_at
         self._clock[0] = self._written
         return True
 

@@ -10,6 +10,7 @@ other: a local run, a `--jobs` run and a Ray run of the same folder share one ma
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import enum
 import json
@@ -21,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from app.archive.file_job import EngineSpec, FileJob, FileOutcome, FileResult
 from app.archive.inputs import ArchiveInput, list_inputs
-from app.archive.manifest import Manifest
+from app.archive.manifest import Manifest, ManifestError, RunLock
 from app.archive.summary import RunSummary
 from app.commands.common import one_line
+from app.commands.stop_signals import exit_status
 from app.commands.transcript_output import STDOUT, TranscriptOutput
 
 if TYPE_CHECKING:
@@ -70,7 +72,8 @@ def wants_archive_run(args: argparse.Namespace) -> bool:
 
 def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: DecodeOptions,
                 subtitles: SubtitleOptions | None) -> int:
-    """The whole run; exit status 0 (all done or skipped), 1 (some failed), 2 (usage), 130."""
+    """The whole run; exit status 0 (all done or skipped), 1 (some failed), 2 (usage), 128 + the
+    signal that stopped it (130: Ctrl-C, 143: SIGTERM, 129: SIGHUP)."""
     started = time.perf_counter()
     if args.output_dir == STDOUT:
         print("earshot: error: folders, --recursive, --force, --jobs and --ray write transcript files: "
@@ -80,8 +83,23 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
     if jobs < 1:
         print(f"earshot: error: --jobs must be at least 1, not {jobs}", file=sys.stderr)
         return 2
-    run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
-                     settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
+    lock = RunLock(Path(args.output_dir))
+    try:
+        lock.acquire()  # before the manifest is read: its compaction must not race another run
+        run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
+                         settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
+    except ManifestError as exc:
+        lock.release()
+        print(f"earshot: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _run(args, engine, run, options, jobs, started)
+    finally:
+        lock.release()
+
+
+def _run(args: argparse.Namespace, engine: WhisperEngine, run: ArchiveRun, options: DecodeOptions, jobs: int,
+         started: float) -> int:
     inputs = run.collect(args.files, args.recursive)
     todo = run.plan(inputs, options)
     if todo:
@@ -94,11 +112,11 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
             print(f"earshot: error: --ray {args.ray}: {one_line(exc)}", file=sys.stderr)
             run.finish(started)
             return 2
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: the backend has ended its workers
             run.finish(started)
             print("earshot: interrupted; finished files are written and recorded, the next run resumes",
                   file=sys.stderr)
-            return 130
+            return exit_status(stop)
     return run.finish(started)
 
 
@@ -171,14 +189,18 @@ class ArchiveRun:
     def transcribe(self, backend: Backend, todo: list[FileJob], inputs: list[ArchiveInput]) -> None:
         from app.archive.schedule import run_with_retry
 
-        for result, attempts in run_with_retry(backend, todo, self._say_retry):
-            item = inputs[result.index]
-            if result.outcome is FileOutcome.DONE:
-                self._record(item, result)
-            else:
-                again = " (failed twice)" if attempts > 1 else ""
-                named = result.error if str(item.source) in result.error else f"{item.source}: {result.error}"
-                self._fail(named + again)
+        with contextlib.closing(run_with_retry(backend, todo, self._say_retry)) as results:
+            for result, attempts in results:
+                self._take(result, attempts, inputs)
+
+    def _take(self, result: FileResult, attempts: int, inputs: list[ArchiveInput]) -> None:
+        item = inputs[result.index]
+        if result.outcome is FileOutcome.DONE:
+            self._record(item, result)
+        else:
+            again = " (failed twice)" if attempts > 1 else ""
+            named = result.error if str(item.source) in result.error else f"{item.source}: {result.error}"
+            self._fail(named + again)
 
     @staticmethod
     def _say_retry(jobs: list[FileJob]) -> None:
@@ -194,10 +216,16 @@ class ArchiveRun:
             self.summary.failed += 1  # said on stderr by TranscriptOutput; not recorded, so redone next run
             return
         identity = self.identities[result.index]
-        self.manifest.add({"stem": item.stem, "source": str(item.source), "sha256": identity.sha256,
-                           "size": identity.size, "mtime_ns": identity.mtime_ns, "settings": self.settings,
-                           "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
-                           "duration_s": round(result.meta.duration_s, 3)})
+        try:
+            self.manifest.add({"stem": item.stem, "source": str(item.source), "sha256": identity.sha256,
+                               "size": identity.size, "mtime_ns": identity.mtime_ns, "settings": self.settings,
+                               "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
+                               "duration_s": round(result.meta.duration_s, 3)})
+        except OSError as exc:  # a full disk: the transcript is written, only the record of it is not
+            log.warning("manifest line for %s not written", item.source, exc_info=True)
+            self._fail(f"{item.source}: transcribed, but not recorded in {self.manifest.path} "
+                       f"({exc.strerror or one_line(exc)}): the next run transcribes it again")
+            return
         self.summary.done += 1
         self.summary.audio_s += result.meta.duration_s
 

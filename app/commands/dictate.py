@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from app.audio.capture import MicrophoneCapture
     from app.audio.replay import ReplaySource
+    from app.dictation.audio_journal import AudioJournal
     from app.dictation.events import DictationEvent
     from app.dictation.live_worker import DictationOptions
 
@@ -148,15 +149,43 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.input and not args.json:
         print("Listening... (Ctrl-C to stop)", file=sys.stderr)
+    journal = None if args.input else _open_journal()  # a replayed file is on disk already
     try:
-        worker, sink = start_session(source, engine, _options(args, realtime), record=args.record)
+        worker, sink = start_session(source, engine, _options(args, realtime), record=args.record, journal=journal)
     except AudioDeviceError as exc:
         log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+        if journal is not None:
+            journal.discard()
         return 2
     printer = _Printer(args.json)
     failed = False
     for event in iter_events(worker, sink):
-        printer(event)
+        printer(event)  # on stdout: the text is the user's now, its audio is not needed
         failed = failed or event.type is EventType.ERROR
+        if journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
+            journal.mark_committed(event.audio_end_s)
+    if journal is not None and worker.failure is None:
+        journal.discard()
+    elif journal is not None:
+        journal.close()  # its audio has no text: the next start of the window offers it
     return 1 if failed else 0
+
+
+def _open_journal() -> AudioJournal | None:
+    """The crash-recovery journal of this session (the window offers what a killed session left,
+    as it does for its own); None, said once, when the data folder cannot take it."""
+    from app.dictation.audio_journal import AudioJournal, find_leftovers, recovery_dir
+
+    try:
+        left = find_leftovers(recovery_dir())
+        if left:
+            seconds = sum(item.duration_s for item in left)
+            print(f"earshot dictate: {seconds:.0f} s of audio from a dictation that was stopped by force has no "
+                  "text yet; open Earshot to transcribe it", file=sys.stderr)
+        return AudioJournal(recovery_dir())
+    except OSError as exc:
+        log.warning("no dictation audio journal", exc_info=True)
+        print(f"earshot dictate: the audio is not journaled ({one_line(exc)}): a crash would lose what has "
+              "no text yet", file=sys.stderr)
+        return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,6 +16,7 @@ from app.audio.vad import VadOptions
 from app.controller.ports import AudioSource, DictationRequest
 from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent, EventType
+from app.dictation.journaled_source import JournaledSource
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import PolicyOptions, streaming_decode_options
 from app.dictation.session import file_source, microphone_source
@@ -41,9 +43,10 @@ class LiveSession:
     ) -> None:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
-        self._source = source or open_source(request.source)
-        self._journal = (AudioJournal(request.recovery_dir, entry_id=request.entry_id)
+        captured = source or open_source(request.source)
+        self._journal = (_open_journal(request.recovery_dir, request.entry_id)
                          if request.recovery_dir is not None else None)
+        self._source = JournaledSource(captured, self._journal) if self._journal is not None else captured
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -57,7 +60,6 @@ class LiveSession:
                 speech_pad_s=request.settings.speech_pad_s,
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
-            audio_tap=self._journal,
             record_path=request.keep_audio_path,
         )
         self._worker = DictationWorker(self._source, request.engine, self._forward, options)
@@ -106,6 +108,17 @@ class LiveSession:
                 self._journal.close()
         except OSError:
             log.exception("Could not close the dictation audio journal %s", self._journal.folder)
+
+
+def _open_journal(folder: Path, entry_id: int | None) -> AudioJournal | None:
+    """The session's crash-recovery journal (naming its History entry `entry_id`); None when
+    `folder` cannot take it (a file in its place, a full or read-only disk): the dictation goes
+    on, only a crash would lose its audio."""
+    try:
+        return AudioJournal(folder, entry_id=entry_id)
+    except OSError:
+        log.warning("the dictation audio is not journaled: %s cannot take it", folder, exc_info=True)
+        return None
 
 
 def _newest_peak(ring: Any) -> float:

@@ -1,7 +1,8 @@
 """Crash recovery for live dictation: the session's recent audio, journaled to disk as it arrives.
 
-While a session runs, the worker thread (never the PortAudio callback) appends the 16 kHz audio it
-has pulled to a ring of raw segment files (`seg-<first sample>.pcm`, int16 little-endian, mono) in
+While a session runs, a relay thread (`app.dictation.journaled_source`; never the PortAudio
+callback) appends the captured audio, at 16 kHz, to a ring of raw segment files
+(`seg-<first sample>.pcm`, int16 little-endian, mono) in
 `<data dir>/recovery/session-<time>-<id>/`, private (0600 files in 0700 folders). Each commit
 moves a mark (`committed`: the session sample up to which the text is stored), and segments that
 lie wholly before the mark, or before the last `keep_s`, are deleted: the journal holds only audio
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 import time
 import uuid
 import wave
@@ -56,7 +58,8 @@ class JournalOptions:
 
 
 class AudioJournal:
-    """The journal of one session. `write` and `mark_committed` are called from one thread."""
+    """The journal of one session. `write` (the relay thread) and `mark_committed`, `close` and
+    `discard` (the worker's) may come from different threads: a lock keeps them apart."""
 
     def __init__(self, root: Path, options: JournalOptions = JournalOptions(), entry_id: int | None = None) -> None:
         """`entry_id`: the History entry of the session (its recovered text goes there)."""
@@ -77,15 +80,17 @@ class AudioJournal:
         self._committed = 0  # session samples whose text is stored
         self._fd: int | None = None
         self._closed = False
+        self._lock = threading.Lock()
 
     def write(self, audio: NDArray[np.float32]) -> None:
         """Append 16 kHz mono float32 audio, shape (n,), split across segment files. A disk
         error stops the journal (logged), never the dictation."""
-        try:
-            self._write(audio)
-        except OSError:
-            log.exception("The dictation audio journal %s stopped", self.folder)
-            self.close()
+        with self._lock:
+            try:
+                self._write(audio)
+            except OSError:
+                log.exception("The dictation audio journal %s stopped", self.folder)
+                self._close()
 
     def _write(self, audio: NDArray[np.float32]) -> None:
         import numpy as np
@@ -102,15 +107,16 @@ class AudioJournal:
 
     def mark_committed(self, end_s: float) -> None:
         """Text up to session second `end_s` is stored: the audio before it is not needed."""
-        mark = min(self._written, int(end_s * SAMPLE_RATE))
-        if mark <= self._committed or self._closed:
-            return
-        self._committed = mark
-        try:
-            self._store_mark(mark)
-        except OSError:
-            log.exception("The dictation audio journal %s stopped", self.folder)
-            self.close()
+        with self._lock:
+            mark = min(self._written, int(end_s * SAMPLE_RATE))
+            if mark <= self._committed or self._closed:
+                return
+            self._committed = mark
+            try:
+                self._store_mark(mark)
+            except OSError:
+                log.exception("The dictation audio journal %s stopped", self.folder)
+                self._close()
 
     def _store_mark(self, mark: int) -> None:
         tmp = self.folder / "committed.tmp"
@@ -124,6 +130,10 @@ class AudioJournal:
 
     def close(self) -> None:
         """Stop writing and let go of the folder: the files stay, a leftover for the next start."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         self._closed = True
         for fd in (self._fd, self._lock_fd):
             if fd is not None:
@@ -166,7 +176,12 @@ class LeftoverAudio:
         start = int(self.start_s * SAMPLE_RATE)
         parts = []
         for first, path in _segments(self.folder):
-            pcm = np.frombuffer(path.read_bytes(), dtype="<i2")
+            try:
+                data = path.read_bytes()
+            except OSError:  # one damaged segment: offer the others
+                log.warning("Could not read %s of a dictation journal", path, exc_info=True)
+                continue
+            pcm = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2")  # a kill can cut a sample in two
             parts.append(pcm[max(0, start - first):] if first < start else pcm)
         joined = np.concatenate(parts) if parts else np.zeros(0, dtype="<i2")
         return (joined.astype(np.float32) / 32768.0).astype(np.float32)
@@ -209,6 +224,8 @@ def find_leftovers(root: Path) -> list[LeftoverAudio]:
 
 
 def _leftover(folder: Path) -> LeftoverAudio | None:
+    if not folder.is_dir():
+        return None  # not a journal (a stray file of that name)
     lock = folder / "lock"
     if lock.exists():
         fd = os.open(lock, os.O_RDWR)
@@ -217,8 +234,7 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
                 return None  # a running session's journal
         finally:
             os.close(fd)
-    mark_file = folder / "committed"
-    committed = int(mark_file.read_text() or 0) if mark_file.exists() else 0
+    committed = _committed_mark(folder / "committed")
     segments = _segments(folder)
     end = max((first + path.stat().st_size // 2 for first, path in segments), default=0)
     start = max(committed, segments[0][0] if segments else 0)
@@ -228,11 +244,25 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
                          int(entry) if entry.isdigit() else None)
 
 
+def _committed_mark(path: Path) -> int:
+    """The session sample up to which the text is stored; 0 (offer all the audio: nothing is
+    lost, some may be offered twice) when the mark is missing, unreadable or damaged."""
+    if not path.exists():
+        return 0
+    try:
+        return max(0, int(path.read_text(encoding="ascii").strip() or 0))
+    except (OSError, ValueError):
+        log.warning("The dictation journal's mark %s is damaged: all its audio is offered", path, exc_info=True)
+        return 0
+
+
 def _segments(folder: Path) -> list[tuple[int, Path]]:
     """(first session sample, path) of each segment file, in order."""
     found = []
     for path in folder.glob("seg-*.pcm"):
         try:
+            if not path.is_file():
+                raise ValueError("not a file")
             found.append((int(path.stem[4:]), path))
         except ValueError:
             log.warning("Ignoring a stray file in the dictation journal: %s", path)

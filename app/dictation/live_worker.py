@@ -18,7 +18,7 @@ from app.dictation.events import DictationEvent, EventSink, EventType, SessionSu
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
 from app.dictation.text import HypothesisWord, join_words
-from app.dictation.timeline import AudioTap, RingProducer, SessionRecorder, Timeline
+from app.dictation.timeline import RingProducer, SessionRecorder, Timeline
 from app.dictation.worker_state import LIVE, WorkerState, WorkerStateCell
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
 
@@ -29,14 +29,12 @@ log = logging.getLogger(__name__)
 class DictationOptions:
     """`realtime`: the source delivers audio at wall-clock pace (microphone, `--realtime`);
     otherwise the worker consumes `policy.step_s` of audio per step, as if decoding were instant.
-    `record_path`: also write the session audio to this WAV file (None = don't).
-    `audio_tap`: also gets the session audio as it arrives (the crash-recovery journal)."""
+    `record_path`: also write the session audio to this WAV file (None = don't)."""
 
     policy: PolicyOptions = field(default_factory=PolicyOptions)
     vad: VadOptions = field(default_factory=VadOptions)
     realtime: bool = True
     record_path: Path | None = None
-    audio_tap: AudioTap | None = None
 
 
 class DictationWorker:
@@ -56,7 +54,7 @@ class DictationWorker:
         self._state = WorkerStateCell()  # moved by this thread and the caller's: compare-and-set
         self.cancel_token = CancelToken()
         recorder = SessionRecorder(options.record_path) if options.record_path else None
-        self.timeline = Timeline(source, options.realtime, recorder=recorder, tap=options.audio_tap)
+        self.timeline = Timeline(source, options.realtime, recorder=recorder)
         self.vad = SpeechSegmenter(vad_model or SileroVadModel(), options.vad)
         self.policy = StreamingPolicy(
             decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token, options.realtime
@@ -76,7 +74,8 @@ class DictationWorker:
 
     # ------------------------------------------------------------------ control
     def start(self) -> None:
-        """Start the source and the worker thread."""
+        """Prepare the decoder, then start the source and the worker thread."""
+        self.policy.prepare()  # nothing built lazily mid-session holds up capture and the journal
         self.source.start()  # raises AudioDeviceError before anything runs
         self._state.move(WorkerState.RUNNING, leaving=(WorkerState.CREATED,))
         self._thread.start()

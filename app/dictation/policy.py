@@ -99,6 +99,11 @@ class StreamingPolicy:
         self.longest_window_s = 0.0
         self.hold_log = HoldLog()  # which commit-rule holds delayed which words (the benchmark reports it)
 
+    def prepare(self) -> None:
+        """Have the decoder build what this session's decodes need before the audio starts."""
+        for options in (self._decode_options, self._final_options):
+            self.decoder.prepare(options)
+
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
         """A new utterance starts at absolute sample `start` (padding included)."""

@@ -18,9 +18,12 @@ import platformdirs
 from app.audio.capture import CaptureOptions, MicrophoneCapture
 from app.audio.file_decoder import decode_audio
 from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent, EventType, QueueSink
+from app.dictation.journaled_source import JournaledSource
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import WindowDecoder
+from app.dictation.timeline import RingProducer
 from app.engine.types import SAMPLE_RATE
 
 
@@ -47,16 +50,18 @@ def microphone_source(device: str | int | None = None) -> MicrophoneCapture:
 
 
 def start_session(
-    source: MicrophoneCapture | ReplaySource,
+    source: RingProducer,
     engine: WindowDecoder,
     options: DictationOptions,
     record: bool = False,
+    journal: AudioJournal | None = None,
 ) -> tuple[DictationWorker, QueueSink]:
-    """Start a worker on `source`; events arrive on the returned sink's queue."""
+    """Start a worker on `source` (its audio journaled to `journal` as it is captured); events
+    arrive on the returned sink's queue."""
     if record:
         options = replace(options, record_path=new_recording_path())
     sink = QueueSink()
-    worker = DictationWorker(source, engine, sink, options)
+    worker = DictationWorker(JournaledSource(source, journal) if journal else source, engine, sink, options)
     worker.start()
     return worker, sink
 

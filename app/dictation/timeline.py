@@ -34,13 +34,6 @@ class RingProducer(Protocol):
     def check_alive(self) -> None: ...
 
 
-class AudioTap(Protocol):
-    """Also gets every 16 kHz sample the timeline stores (on the worker thread), e.g. the
-    crash-recovery journal."""
-
-    def write(self, audio: NDArray[np.float32]) -> None: ...
-
-
 class SessionRecorder:
     """Appends session audio (16 kHz mono, 16-bit PCM) to a WAV file as it arrives."""
 
@@ -74,12 +67,10 @@ class Timeline:
         realtime: bool,
         capacity_s: float = 90.0,
         recorder: SessionRecorder | None = None,
-        tap: AudioTap | None = None,
     ) -> None:
         self.source = source
         self.realtime = realtime
         self.recorder = recorder
-        self.tap = tap
         self.ring = RingBuffer(int(capacity_s * TARGET_RATE), TARGET_RATE)
         self._resampler = StreamResampler(source.ring.sample_rate)
         self._read = 0  # absolute index into the source ring
@@ -118,8 +109,6 @@ class Timeline:
             self.ring.write(audio)
             if self.recorder is not None:
                 self.recorder.write(audio)
-            if self.tap is not None:
-                self.tap.write(audio)
         self._snap = (self.ring.written, captured_at)
 
     def capture_time(self, index: float) -> float:

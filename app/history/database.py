@@ -1,6 +1,6 @@
 """Opening the history's SQLite file: private modes, WAL, a damaged file kept aside.
 
-A file SQLite cannot read (random bytes, a failed `quick_check`) is renamed to
+A file SQLite cannot read (random bytes, a failed `quick_check`; a folder in its place) is renamed to
 `history.sqlite3.corrupt-<time>` (with its -wal/-shm) and a new database is created; the caller
 gets a one-line notice for the user. The database and its -wal/-shm are 0600 in a 0700 folder.
 """
@@ -47,6 +47,8 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """The connection, and a user-facing sentence when a damaged file was replaced."""
     private_dir(path.parent)
     try:
+        if path.exists() and not path.is_file():  # a folder (or a FIFO, which would never answer)
+            raise _corrupt_error(f"{path} is not a file")
         return _connect(path), None
     except sqlite3.DatabaseError as exc:
         if exc.sqlite_errorcode & 0xFF not in _CORRUPT:

@@ -75,7 +75,8 @@ def default_history_path() -> Path:
 
 
 class _Locked(Exception):
-    """Another process holds the database's write lock."""
+    """The database cannot take a write now: another process holds its lock, or the disk is full.
+    The write is queued (and journaled where the disk allows) and stored when it can be."""
 
 
 class HistoryStore:
@@ -180,10 +181,13 @@ class HistoryStore:
                 try:
                     self._apply(PendingWrite(op, args), journaled=False)
                     return
-                except _Locked:
-                    log.warning("The history database is locked by another process; queuing writes")
+                except _Locked as why:
+                    log.warning("The history database cannot be written now (%s); queuing writes", why)
             write = PendingWrite(op, args)
-            self.journal.append(write)  # durable before we return: the caller may be killed next
+            try:
+                self.journal.append(write)  # durable before we return: the caller may be killed next
+            except OSError:  # the disk is full too: kept in memory, stored once there is room
+                log.warning("The history journal %s cannot be written", self.journal.path, exc_info=True)
             self._pending.append(write)
         self._wake.set()
 
@@ -213,8 +217,8 @@ class HistoryStore:
                     self._db.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            if is_busy(exc):
-                raise _Locked from exc
+            if is_busy(exc) or exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
+                raise _Locked(str(exc)) from exc
             raise
 
     def _execute(self, op: str, args: dict[str, Any]) -> None:

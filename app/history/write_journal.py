@@ -49,7 +49,11 @@ class WriteJournal:
     def orphans_of(cls, db: Path) -> Iterator[WriteJournal]:
         """The journals of `db` no living store holds (each is returned locked, now ours)."""
         for path in sorted(db.parent.glob(f"{db.name}.journal-*")):
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+            except OSError:  # a folder of that name, a file we may not open: not a journal of ours
+                log.warning("Passing over %s: not a history journal that can be opened", path, exc_info=True)
+                continue
             if try_lock(fd):
                 yield cls(path, fd)
             else:

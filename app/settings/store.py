@@ -8,6 +8,7 @@ temporary file in the same folder, fsync, then `os.replace`.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import tempfile
 import tomllib
@@ -109,6 +110,8 @@ class SettingsStore:
         if not self.path.exists():
             return LoadResult(Settings())
         try:
+            if not self.path.is_file():  # a folder; a FIFO would never end and hang the start
+                raise OSError(errno.EINVAL, "not a regular file", str(self.path))
             document = tomllib.loads(self.path.read_text(encoding="utf-8"))
             return LoadResult(settings_from_document(document))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, SettingsError) as exc:

@@ -111,3 +111,28 @@ def test_a_run_killed_half_way_resumes_without_redoing_finished_files(tmp_path, 
         assert (out / f"{stem}.txt").read_text() == single_texts[clip], stem
     spoken = " ".join(c["text"] for _ in range(2) for c in espeak_clips())
     assert word_error_rate([spoken], [(out / f"{LONG_STEM}.txt").read_text()]) < 10  # the long file, whole
+
+
+def test_a_second_run_on_the_same_output_folder_is_refused_while_the_first_runs(tmp_path):
+    """Two runs at once on one output folder would transcribe every file twice and could drop
+    manifest lines: the second says so in one line and writes nothing; once the first has ended,
+    a run finds everything done."""
+    archive, out = tmp_path / "in", tmp_path / "out"
+    stems = make_archive(archive, copies=2, long_file=True)
+    first = subprocess.Popen(earshot_command(str(archive), "--recursive", "--output-dir", str(out), "--jobs", "1"),
+                             cwd=REPO_ROOT, env=earshot_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 300
+    while not manifest_stems(out):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.05)
+    recorded = manifest_stems(out)
+    second = earshot(str(archive), "--recursive", "--output-dir", str(out), "--jobs", "1")
+    assert second.returncode == 2 and "Traceback" not in second.stderr, second.stderr
+    errors = [line for line in second.stderr.splitlines() if line.startswith("earshot: error:")]
+    assert len(errors) == 1 and "another earshot run is writing to" in errors[0], second.stderr
+    assert "wrote " not in second.stderr and manifest_stems(out)[: len(recorded)] == recorded
+    _, stderr = first.communicate(timeout=600)
+    assert first.returncode == 0 and summary_counts(stderr) == (len(stems) + 1, 0, 0), stderr
+    after = earshot(str(archive), "--recursive", "--output-dir", str(out))
+    assert after.returncode == 0 and summary_counts(after.stderr) == (0, len(stems) + 1, 0), after.stderr

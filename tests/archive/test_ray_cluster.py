@@ -10,34 +10,30 @@ import time
 from pathlib import Path
 
 import pytest
-from archive_testing import earshot, earshot_command, earshot_env, make_archive, manifest_stems, single_file_texts
+from archive_testing import (
+    LONG_STEM,
+    STOP_WITHIN_S,
+    check_resumed,
+    earshot,
+    earshot_command,
+    earshot_env,
+    make_archive,
+    manifest_stems,
+    single_file_texts,
+    start_run,
+    stop_and_check,
+    wait_for,
+)
 from archive_testing import summary_counts as counts
-from earshot_testing import REPO_ROOT
+from earshot_testing import REPO_ROOT, process_tree, still_running
 
 pytest.importorskip("ray", reason="the cluster extra (pip install 'earshot[cluster]'); CI installs it")
-
-
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue  # ended while listed
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _engine_actors(root: int) -> list[int]:
     """The Ray actor processes (their title says `ray::EngineActor`) started by the run `root`."""
     actors = []
-    for pid in _descendants(root):
+    for pid in process_tree(root):
         try:
             if b"EngineActor" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 actors.append(pid)
@@ -73,3 +69,27 @@ def test_a_ray_run_resumes_a_local_run_and_survives_a_killed_worker(tmp_path):
         assert (out / f"{stem}.txt").read_text() == single[clip], stem
     again = earshot(str(archive), "--recursive", "--output-dir", str(out))  # and the local run resumes it
     assert counts(again.stderr) == (0, 12, 0)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=lambda s: signal.Signals(s).name)
+def test_a_signal_stops_a_local_ray_run_and_its_actors(tmp_path, signum):
+    """SIGTERM: the run says what it kept and `ray.shutdown()` stops the cluster it started, all
+    within seconds. SIGKILL: the actors end with the driver and nothing holds the run's output; Ray's
+    two agent processes end by themselves once their GCS calls time out (about a minute)."""
+    archive, out = tmp_path / "in", tmp_path / "out"
+    stems = [*make_archive(archive, copies=4, long_file=True), LONG_STEM]
+    process = start_run(archive, out, "--ray", "local")
+    tree = wait_for(process, out, finished=2, workers=1)
+    assert _engine_actors(process.pid)
+    if signum == signal.SIGTERM:
+        stderr = stop_and_check(process, tree, signum)
+        assert "interrupted; finished files are written and recorded" in stderr
+    else:
+        actors = _engine_actors(process.pid)
+        process.send_signal(signum)
+        process.communicate(timeout=STOP_WITHIN_S)  # EOF: nothing holds stdout/stderr any more
+        deadline = time.monotonic() + STOP_WITHIN_S
+        while still_running(actors) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert still_running(actors) == []
+    check_resumed(archive, out, stems)

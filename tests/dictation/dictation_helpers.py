@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.audio.replay import ReplayOptions, ReplaySource
+from app.dictation.audio_journal import AudioJournal
 from app.dictation.events import DictationEvent, EventType, QueueSink
+from app.dictation.journaled_source import JournaledSource
 from app.dictation.live_worker import DictationOptions, DictationWorker
 from app.dictation.policy import streaming_decode_options
 
@@ -34,12 +36,13 @@ def drain(sink: QueueSink) -> list[DictationEvent]:
 
 
 def replay(engine, audio: np.ndarray, options: DictationOptions | None = None,  # type: ignore[no-untyped-def]
-           timeout_s: float = 600.0) -> Replayed:
-    """Replay 16 kHz `audio` as fast as decoding allows through the real worker and engine."""
+           timeout_s: float = 600.0, journal: AudioJournal | None = None) -> Replayed:
+    """Replay 16 kHz `audio` as fast as decoding allows through the real worker and engine
+    (journaled to `journal` as the app journals its sessions)."""
     options = options or DictationOptions(realtime=False)
     source = ReplaySource(audio, 16000, ReplayOptions(realtime=options.realtime))
     sink = QueueSink()
-    worker = DictationWorker(source, engine, sink, options)
+    worker = DictationWorker(JournaledSource(source, journal) if journal else source, engine, sink, options)
     worker.start()
     assert worker.join(timeout_s), "the worker did not finish"
     return Replayed(drain(sink), worker)

@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import numpy as np
+import pytest
 from dictation_helpers import replay
 from earshot_testing import DATA_DIR, read_wav
 
@@ -59,7 +60,7 @@ def test_a_cleanly_ended_session_leaves_no_journal_and_a_tiny_leftover_is_droppe
     root = tmp_path / "recovery"
     journal = AudioJournal(root)
     audio = read_wav(DATA_DIR / "espeak_callback.wav")
-    done = replay(engine, audio, DictationOptions(realtime=False, audio_tap=journal))
+    done = replay(engine, audio, DictationOptions(realtime=False), journal=journal)
     assert "minutes when you are ready" in done.committed.lower()
     assert sum(p.stat().st_size for p in journal.folder.glob("seg-*.pcm")) == 2 * done.worker.timeline.written
     journal.discard()
@@ -69,3 +70,54 @@ def test_a_cleanly_ended_session_leaves_no_journal_and_a_tiny_leftover_is_droppe
     crumbs.write(_tone(0.2))
     crumbs.close()
     assert find_leftovers(root) == [] and not crumbs.folder.exists()  # 0.2 s: nothing worth offering
+
+
+def _killed_journal(root: Path) -> tuple[Path, np.ndarray]:
+    """A journal as kill -9 leaves it: 3 s of audio in 1 s segments, text stored up to 1.5 s."""
+    journal = AudioJournal(root, JournalOptions(segment_s=1.0, keep_s=10.0))
+    audio = _tone(3.0)
+    journal.write(audio)
+    journal.mark_committed(1.5)
+    journal.close()
+    return journal.folder, audio
+
+
+@pytest.mark.parametrize("damage", ["mark_garbage", "mark_empty", "mark_folder", "segment_cut_mid_sample",
+                                    "segment_empty", "segment_folder", "session_is_a_file"])
+def test_a_damaged_journal_is_still_offered_and_never_stops_the_start(tmp_path: Path, damage: str) -> None:
+    """Whatever is damaged, looking for leftovers does not raise, and what can be read is offered
+    (a damaged mark offers all the audio kept, from the first segment on: nothing is lost, some
+    may be offered twice)."""
+    root = tmp_path / "recovery"
+    folder, audio = _killed_journal(root)
+    last = sorted(folder.glob("seg-*.pcm"))[-1]
+    if damage == "mark_garbage":
+        (folder / "committed").write_bytes(b"\x96\xff not a number")
+    elif damage == "mark_empty":
+        (folder / "committed").write_bytes(b"")
+    elif damage == "mark_folder":
+        (folder / "committed").unlink()
+        (folder / "committed").mkdir()
+    elif damage == "segment_cut_mid_sample":
+        last.write_bytes(last.read_bytes()[:-1])
+    elif damage == "segment_empty":
+        last.write_bytes(b"")
+    elif damage == "segment_folder":
+        last.unlink()
+        last.mkdir()
+    else:
+        (root / "session-00000000-000000-stray").write_bytes(b"a file, not a journal")
+    leftovers = find_leftovers(root)
+    assert [item.folder for item in leftovers] == [folder]
+    offered = leftovers[0].audio()
+    whole = (np.clip(audio, -1, 1) * 32767).astype("<i2").astype(np.float32) / 32768
+    if damage.startswith("mark"):
+        np.testing.assert_array_equal(offered, whole[SR:])  # all the segments kept: nothing lost
+    elif damage == "segment_cut_mid_sample":
+        np.testing.assert_array_equal(offered, whole[int(1.5 * SR):-1])
+    elif damage == "session_is_a_file":
+        np.testing.assert_array_equal(offered, whole[int(1.5 * SR):])
+    else:
+        np.testing.assert_array_equal(offered, whole[int(1.5 * SR):2 * SR])  # the segments still there
+    wav = leftovers[0].write_wav(tmp_path / "recovered.wav")
+    assert wav.stat().st_size == 44 + 2 * offered.size

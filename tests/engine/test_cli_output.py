@@ -8,12 +8,10 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
+from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips, fill_up, tmpfs
 
 from app.engine.wer import normalize
 
@@ -27,28 +25,6 @@ def earshot(*args: str, data_dir: Path | None = None, timeout: float = 600) -> s
         env["EARSHOT_DATA_DIR"] = str(data_dir)
     return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=REPO_ROOT,
                           env=env, timeout=timeout)
-
-
-@contextmanager
-def tmpfs(path: Path, options: str) -> Iterator[Path]:
-    """A real, separate file system at `path` (we run as root here and in CI): `size=64k` makes
-    a disk that fills up, `ro` one that refuses every write."""
-    path.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], check=True)
-    try:
-        yield path
-    finally:
-        subprocess.run(["umount", "-l", str(path)], check=False)
-
-
-def fill_up(folder: Path) -> None:
-    """Write zeros until the file system says it is full (ENOSPC)."""
-    with (folder / "filler").open("wb", buffering=0) as filler:
-        try:
-            while True:
-                filler.write(b"\0" * 4096)
-        except OSError as error:
-            assert error.errno == 28, error  # ENOSPC: the disk really is full
 
 
 def kept_transcripts(data_dir: Path) -> dict[str, str]:

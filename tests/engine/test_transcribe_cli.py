@@ -100,8 +100,9 @@ def test_missing_model_is_a_clear_error(tmp_path):
     assert "cannot load the model" in result.stderr and "nope" in result.stderr
 
 
-@pytest.mark.parametrize("case", ["not_a_model", "truncated", "no_tokenizer"])
+@pytest.mark.parametrize("case", ["not_a_model", "truncated", "no_tokenizer", "bad_tokenizer"])
 def test_broken_model_folders_are_clear_errors(tmp_path, bundled_model_dir, case):
+    """One error line naming the folder the user gave (not the private folder it was copied to)."""
     folder = tmp_path / case
     folder.mkdir()
     if case == "not_a_model":
@@ -113,12 +114,15 @@ def test_broken_model_folders_are_clear_errors(tmp_path, bundled_model_dir, case
         (folder / "model.bin").write_bytes(data[: len(data) // 3] if case == "truncated" else data)
         if case == "no_tokenizer":
             (folder / "tokenizer.json").unlink()
-    result = earshot("models", "import", str(folder), "--name", case)
+        if case == "bad_tokenizer":
+            (folder / "tokenizer.json").write_text('{"model": {"type": "WordPiece"}}')
+    result = earshot("models", "import", str(folder), "--name", "x")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     expected = {"not_a_model": "not a Whisper model folder", "truncated": "truncated",
-                "no_tokenizer": "no tokenizer.json"}[case]
-    assert expected in result.stderr, result.stderr
-
+                "no_tokenizer": "no tokenizer.json", "bad_tokenizer": "not a Whisper tokenizer"}[case]
+    errors = [line for line in result.stderr.splitlines() if line.startswith("earshot: error:")]
+    assert len(errors) == 1 and expected in errors[0], result.stderr
+    assert str(folder) in errors[0] and "/.x-" not in errors[0], errors[0]
 
 
 def test_batch_size_transcribes_a_long_file_with_timed_segments(tmp_path):

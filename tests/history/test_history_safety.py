@@ -4,15 +4,18 @@ failing, a journal left by a killed app is replayed exactly once, and every file
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import stat
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
-from earshot_testing import REPO_ROOT, locked_by_another_process
+import pytest
+from earshot_testing import REPO_ROOT, fill_up, locked_by_another_process, tmpfs
 
 from app.history.store import EntryKind, HistoryStore
 
@@ -122,3 +125,77 @@ def test_a_journal_left_by_a_killed_app_is_replayed_once(tmp_path: Path) -> None
     assert not list(tmp_path.glob("history.sqlite3.journal-*"))
     store.close()
     assert [e.text for e in HistoryStore(db).search()] == [entry.text]  # not appended twice
+
+
+def _history_of(db: Path, entries: int) -> bytes:
+    store = HistoryStore(db)
+    for i in range(entries):
+        store.create(EntryKind.DICTATION, "", text=f"entry {i} " * 40)
+    store.close()
+    return db.read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["a_folder", "truncated", "empty"])
+def test_a_history_file_that_is_a_folder_truncated_or_empty_starts_a_usable_history(tmp_path: Path,
+                                                                                    damage: str) -> None:
+    db = tmp_path / "history.sqlite3"
+    if damage == "a_folder":
+        db.mkdir()
+        (db / "something.txt").write_text("the user's")
+    elif damage == "truncated":
+        data = _history_of(db, 40)
+        db.write_bytes(data[: len(data) // 2])  # as a copy cut short leaves it
+    else:
+        db.write_bytes(b"")
+    store = HistoryStore(db)
+    if damage == "empty":
+        assert store.notice is None  # an empty file is an empty database
+    else:
+        [kept] = tmp_path.glob("history.sqlite3.corrupt-*")  # moved aside, nothing deleted
+        assert store.notice is not None and kept.name in store.notice
+        assert damage != "a_folder" or (kept / "something.txt").read_text() == "the user's"
+    store.create(EntryKind.DICTATION, "", text="new words")
+    store.close()
+    assert [e.text for e in HistoryStore(db).search()] == ["new words"]
+
+
+def _journal_line(entry: int, text: str) -> bytes:
+    """One queued append as a store journals it (write_journal.py's format)."""
+    return json.dumps({"uid": uuid.uuid4().hex, "op": "append", "args": {"id": entry, "text": text, "at": 1.0}}
+                      ).encode() + b"\n"
+
+
+def test_a_journal_left_with_damaged_bytes_replays_its_good_lines_and_a_folder_is_passed_over(
+        tmp_path: Path) -> None:
+    """As a killed app leaves its journal, then damaged between its two lines; and another
+    "journal" that is a folder: the next start stores the good writes and starts all the same."""
+    db = tmp_path / "history.sqlite3"
+    store = HistoryStore(db)
+    entry = store.create(EntryKind.DICTATION, "", text="First.")
+    store.close()
+    damaged = os.urandom(300).replace(b"\n", b"")
+    db.with_name(f"{db.name}.journal-0badbytes000").write_bytes(
+        _journal_line(entry, " Second.") + damaged + b"\n" + _journal_line(entry, " Third."))
+    db.with_name(f"{db.name}.journal-0afolder0000").mkdir()
+    again = HistoryStore(db)
+    assert again.flush(30)
+    assert [e.text for e in again.search()] == ["First. Second. Third."]
+    again.close()
+
+
+def test_a_full_disk_queues_writes_and_stores_them_once_there_is_room(tmp_path: Path) -> None:
+    """A real full file system (tmpfs): dictated text is not lost to SQLITE_FULL; it is shown at
+    once (queued in memory: the journal cannot be written either) and stored when room is made."""
+    with tmpfs(tmp_path / "disk", "size=4m") as disk:
+        store = HistoryStore(disk / "history.sqlite3")
+        entry = store.create(EntryKind.DICTATION, "", text="Before.")
+        fill_up(disk)
+        for i in range(20):
+            store.append(entry, f" Sentence {i} said while the disk was full.")
+        said = store.get(entry)
+        assert said is not None and said.text.endswith("Sentence 19 said while the disk was full.")
+        (disk / "filler").unlink()
+        assert store.flush(30)
+        store.close()
+        stored = HistoryStore(disk / "history.sqlite3").get(entry)
+        assert stored is not None and stored.text == said.text

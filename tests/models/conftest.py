@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from download_helpers import TINY_COPY_REPO
+from download_helpers import BAD_TOKENIZER_REPO, TINY_COPY_REPO
 from hub_server import HostedFile, HubServer
 
 
@@ -34,7 +34,10 @@ def _joined_base(target: Path) -> dict[str, HostedFile]:
 @pytest.fixture(scope="session")
 def hub_session(tmp_path_factory: pytest.TempPathFactory, bundled_model_dir: Path) -> Iterator[HubServer]:
     tiny = _folder(bundled_model_dir)
+    bad_tokenizer = tmp_path_factory.mktemp("hub") / "tokenizer.json"
+    bad_tokenizer.write_text('{"model": {"type": "WordPiece"}}')  # not a Whisper (BPE) tokenizer
     repos = {"Systran/faster-whisper-tiny.en": tiny, TINY_COPY_REPO: tiny,
+             BAD_TOKENIZER_REPO: {**tiny, "tokenizer.json": HostedFile.of(bad_tokenizer)},
              "Systran/faster-whisper-base": _joined_base(tmp_path_factory.mktemp("hub") / "base")}
     server = HubServer(repos).start()
     yield server

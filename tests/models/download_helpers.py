@@ -9,6 +9,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TINY_COPY_REPO = "test-owner/whisper-tiny-copy"  # tiny.en's bytes under a name that is not the bundled one
+BAD_TOKENIZER_REPO = "test-owner/whisper-bad-tokenizer"  # tiny.en's weights with a tokenizer of another kind
 
 
 def earshot(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from download_helpers import TINY_COPY_REPO, earshot, start_earshot
+from download_helpers import BAD_TOKENIZER_REPO, TINY_COPY_REPO, earshot, start_earshot
 from hub_server import HubServer
 
 from app.engine.models import downloader
@@ -124,6 +124,15 @@ def test_bytes_that_do_not_match_the_sha256_are_refused(hub: HubServer, tmp_path
     assert "hash mismatch: model.bin" in result.stderr
     assert _installed(tmp_path / "data") == []
     assert not (tmp_path / "data" / "downloads" / TINY_COPY / "files" / "model.bin.part").exists()
+
+
+def test_a_downloaded_model_that_is_not_whisper_names_the_repository(hub: HubServer, tmp_path: Path) -> None:
+    result = earshot("models", "download", BAD_TOKENIZER_REPO, "--timeout", "5")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (message,) = _messages(result.stderr)
+    assert f"{BAD_TOKENIZER_REPO}/tokenizer.json is not a Whisper tokenizer" in message, message
+    assert str(tmp_path) not in message  # not the private folder it was downloaded into
+    assert _installed(tmp_path / "data") == []
 
 
 @pytest.mark.parametrize(("model", "fault", "expected"), [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,22 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         store.save(changed)
     assert store.path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["settings.toml"]
+
+
+@pytest.mark.parametrize("kind", ["a_folder", "a_fifo"])
+def test_a_settings_path_that_is_not_a_file_gives_defaults_and_is_kept(tmp_path: Path, kind: str) -> None:
+    """A folder, or a FIFO (reading it would wait for a writer forever and hang the start), where
+    settings.toml belongs: defaults with a one-line notice, the thing moved aside, saving works."""
+    path = tmp_path / "settings.toml"
+    if kind == "a_folder":
+        path.mkdir()
+        (path / "note.txt").write_text("the user's")
+    else:
+        os.mkfifo(path)
+    store = SettingsStore(path)
+    result = store.load()
+    assert result.settings == Settings() and result.notice is not None and "\n" not in result.notice
+    assert "not a regular file" in result.notice and str(store.backup_path) in result.notice
+    assert kind != "a_folder" or (store.backup_path / "note.txt").read_text() == "the user's"
+    store.save(result.settings)
+    assert store.load().notice is None

@@ -24,6 +24,7 @@ from earshot_testing import REPO_ROOT, read_wav, write_wav
 from gui_helpers import CLIPS, DATA, normalized, open_window, wait_model_ready
 
 from app.composition import build_parts
+from app.controller.states import RecordState
 from app.engine.wer import word_error_rate
 from app.history.store import EntryKind
 
@@ -122,3 +123,19 @@ def test_kill_9_mid_dictation_offers_the_untranscribed_audio_at_the_next_start(q
     second = together[len(together) - together[::-1].index("west"):][:-1]  # the last may be cut off
     said = normalized(CLIPS[SECOND]["text"]).split()
     assert word_error_rate([" ".join(said[: len(second)])], [" ".join(second)]) <= 15.0, (stored, got)
+
+
+def test_a_recovery_folder_that_cannot_be_made_does_not_stop_dictation(qtbot, parts, tmp_path: Path) -> None:
+    """A file where the journal folder goes (or a full, read-only disk): the dictation runs
+    without a journal, its text reaches the History, and the next start finds nothing to offer."""
+    from test_dictation_window import dictate
+
+    blocked = tmp_path / "recovery"
+    blocked.write_text("a file in the way")
+    window = open_window(qtbot, dataclasses.replace(parts, recovery_dir=blocked))
+    wait_model_ready(qtbot, window)
+    dictate(qtbot, window, DATA / "espeak_meeting.wav")
+    qtbot.waitUntil(lambda: window.controller.dictation.state == RecordState.IDLE, timeout=120_000)
+    [entry] = window.controller.history.search()
+    assert normalized(entry.text) == normalized(CLIPS["espeak_meeting.wav"]["text"])
+    assert window.controller.leftover_audio() == [] and blocked.read_text() == "a file in the way"

@@ -101,7 +101,7 @@ def _fetch_and_install(request: DownloadRequest, store: ModelStore, staging: Pat
     if request.cancel.is_set():
         raise DownloadCancelled("download cancelled")
     report(Progress(Phase.INSTALLING, file=request.name))
-    return store.import_model(files_dir, request.name)
+    return store.import_model(files_dir, request.name, shown_as=request.repo)
 
 
 def repository_files(repo: str, options: hub.HubOptions) -> tuple[str, list[RemoteFile]]:

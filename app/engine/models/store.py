@@ -164,10 +164,12 @@ class ModelStore:
         names = ", ".join(e.name for e in self.list_models())
         raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
 
-    def import_model(self, folder: Path, name: str | None = None, on_step: StepCallback | None = None) -> ModelEntry:
+    def import_model(self, folder: Path, name: str | None = None, on_step: StepCallback | None = None,
+                     shown_as: str | None = None) -> ModelEntry:
         """Copy a model folder in (joining `model.bin.part*` files) after checking it reads, its
         weights are finite and it transcribes a known clip (see model_check); a model that fails
-        is not installed and `ModelFormatError` says why in one line. `on_step` hears each step."""
+        is not installed and `ModelFormatError` says why in one line, naming `shown_as` (default:
+        `folder`) where the check read the private copy. `on_step` hears each step."""
         step = on_step or (lambda _step: None)
         folder = folder.expanduser().resolve()
         name = check_model_name(folder.name if name is None else name)
@@ -184,6 +186,8 @@ class ModelStore:
             check_finite(read_weights(staging))  # validates: raises a clear ModelFormatError
             self._check_transcribes(ModelEntry(name, staging), step)
             staging.rename(self.models_dir / name)
+        except ModelFormatError as exc:  # the user knows the folder they gave, not our private copy
+            raise ModelFormatError(str(exc).replace(str(staging), shown_as or str(folder))) from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return ModelEntry(name, self.models_dir / name)

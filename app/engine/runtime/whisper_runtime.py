@@ -120,15 +120,24 @@ class WhisperRuntime:
         alignment heads' cross-attention weights [batch, n_alignment_heads, n_tokens, 1500] float32
         (softmax over the 1500 audio frames of 20 ms, heads in `facts.alignment_heads` order).
         The session is built on the first call; `decode` never pays for it."""
-        from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, alignment_session
+        from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT
+
+        names = [*self._decoder_outputs, ALIGNMENT_OUTPUT]
+        logits, cache, extra = self._run(self.prepare_alignment(), names, tokens, cache, cross, cache_indices)
+        weights: NDArray[np.float32] = extra[ALIGNMENT_OUTPUT].numpy()
+        return logits, cache, weights
+
+    def prepare_alignment(self) -> ort.InferenceSession:
+        """The word-timing decoder's session, built now if it is not yet. Building it holds
+        Python's lock on the interpreter for a few hundred ms (importing onnx, creating the
+        session): a live session does it before it starts capturing, so no other thread (the
+        capture callback, the journal) waits on it mid-dictation."""
+        from app.engine.runtime.alignment_graph import alignment_session
 
         if self._aligner is None:
             self._aligner = alignment_session(self.model_dir / DECODER_FILE, self.facts.alignment_heads,
                                               self._session_config)
-        names = [*self._decoder_outputs, ALIGNMENT_OUTPUT]
-        logits, cache, extra = self._run(self._aligner, names, tokens, cache, cross, cache_indices)
-        weights: NDArray[np.float32] = extra[ALIGNMENT_OUTPUT].numpy()
-        return logits, cache, weights
+        return self._aligner
 
     def _run(self, session: ort.InferenceSession, names: list[str], tokens: NDArray[np.int64], cache: KVCache,
              cross: CrossAttention, cache_indices: NDArray[np.int64] | None,

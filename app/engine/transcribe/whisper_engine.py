@@ -75,6 +75,12 @@ class WhisperEngine:
         kind = BatchedTranscriber if options.batch_size > 1 else FileTranscriber
         return kind(self.runtime, options, cancel, on_progress).transcribe(audio, duration_s, speech)
 
+    def prepare(self, options: DecodeOptions) -> None:
+        """Build now what decoding with `options` would build on its first use (the word-timing
+        session, for `word_timestamps`), so that first decode does not stall other threads."""
+        if options.word_timestamps:
+            self.runtime.prepare_alignment()
+
     def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
                       prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
         """Decode up to 30 s of audio [n_samples] float32 16 kHz as one window (padded to 30 s).

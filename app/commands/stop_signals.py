@@ -1,0 +1,50 @@
+"""SIGTERM and SIGHUP stop a command the way Ctrl-C (SIGINT) does.
+
+Python turns SIGINT into `KeyboardInterrupt`, and every long command already stops cleanly on
+it: an archive run keeps its finished transcripts and manifest lines and ends its workers, a
+file run writes what it has, dictation flushes its last utterance. SIGTERM (a service manager,
+`kill`, a container stopping) and SIGHUP (the terminal closed) otherwise end the process on the
+spot, skipping all of that and leaving worker processes behind. Here they raise `StopSignal`, a
+`KeyboardInterrupt`, so the same paths run. A signal the process inherited as ignored (`nohup`,
+a shell's background job) stays ignored.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class StopSignal(KeyboardInterrupt):
+    """A stop asked for by signal `signum` (a `signal.Signals` value)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_status(stop: KeyboardInterrupt) -> int:
+    """128 + the signal's number, as a shell reports a process ended by it (Ctrl-C: 130)."""
+    return 128 + (stop.signum if isinstance(stop, StopSignal) else signal.SIGINT)
+
+
+def _raise_stop(signum: int, _frame: FrameType | None) -> None:
+    raise StopSignal(signum)
+
+
+@contextmanager
+def stopping_on_signals() -> Iterator[None]:
+    """Within the block (main thread only), SIGTERM and SIGHUP raise `StopSignal` in the main thread."""
+    previous = {}
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -1,0 +1,113 @@
+"""The window's app stopped by a signal while it transcribes a watch folder: a real `python -m app`
+process (offscreen Qt, the real tiny.en), real signals. SIGTERM, SIGINT and SIGHUP end it within
+seconds with 128 + the signal's number and nothing left running under it; what it finished is in
+the History, and the next start transcribes the rest of the folder. SIGKILL loses only the file in
+progress, which the next start does again."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from earshot_testing import REPO_ROOT, process_tree, read_wav, still_running, write_wav
+from gui_helpers import DATA
+
+from app.settings.store import SettingsStore
+
+CLIPS = ["espeak_weather.wav", "espeak_meeting.wav", "espeak_morning.wav"]
+STOP_WITHIN_S = 10.0
+
+
+def _environment(home: Path, inbox: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "QT_QPA_PLATFORM": "offscreen",
+           "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+           "EARSHOT_DATA_DIR": str(home / "data" / "earshot"), "XDG_RUNTIME_DIR": str(home / "run"),
+           "EARSHOT_CONTROL_SOCKET": str(home / "run" / "earshot.sock")}
+    (home / "run").mkdir(mode=0o700, exist_ok=True)
+    store = SettingsStore(home / "config" / "earshot" / "settings.toml")
+    settings = store.load().settings
+    settings.window.watch_folders = [str(inbox)]
+    settings.output.hotkey = ""  # no global hotkey: nothing to grab without a display
+    store.save(settings)
+    return env
+
+
+def _transcribed(home: Path) -> set[str]:
+    """The sources of the History's file entries, read as any other program would (read-only)."""
+    db = home / "data" / "earshot" / "history.sqlite3"
+    if not db.exists():
+        return set()
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            rows = conn.execute("SELECT source FROM entries WHERE kind = 'file'").fetchall()
+    except sqlite3.Error:
+        return set()  # not created yet
+    return {Path(row[0]).name for row in rows}
+
+
+def _inbox(folder: Path) -> list[str]:
+    """The clips, then a long file (every clip twice over, ~25 s) that is still being
+    transcribed when the signal comes."""
+    folder.mkdir()
+    for name in CLIPS:
+        shutil.copy(DATA / name, folder / name)
+    audio = np.concatenate([read_wav(DATA / name) for _ in range(2) for name in CLIPS])
+    write_wav(folder / "zz_long.wav", audio)
+    return [*CLIPS, "zz_long.wav"]
+
+
+def _start(env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "app"], env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(app: subprocess.Popen[str], home: Path, count: int) -> None:
+    deadline = time.monotonic() + 300
+    while len(_transcribed(home)) < count:
+        assert app.poll() is None, app.communicate()
+        assert time.monotonic() < deadline, f"only {_transcribed(home)} transcribed"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL],
+                         ids=lambda s: signal.Signals(s).name)
+def test_a_signal_ends_the_app_and_the_next_start_finishes_the_watch_folder(tmp_path, signum):
+    inbox = tmp_path / "inbox"
+    names = _inbox(inbox)
+    env = _environment(tmp_path, inbox)
+    app = _start(env)
+    try:
+        _wait_for(app, tmp_path, 1)
+        tree = process_tree(app.pid)
+        app.send_signal(signum)
+        _, stderr = app.communicate(timeout=STOP_WITHIN_S)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.communicate()
+    assert app.returncode == (-signum if signum == signal.SIGKILL else 128 + signum), stderr
+    assert "Traceback" not in stderr, stderr
+    assert still_running(tree) == []
+    finished = _transcribed(tmp_path)
+    assert finished and "zz_long.wav" not in finished  # stopped mid-folder
+    if signum in (signal.SIGINT, signal.SIGHUP):
+        return  # the same quit as SIGTERM's, whose next start is checked
+
+    again = _start(env)
+    try:
+        _wait_for(again, tmp_path, len(names))
+        again.send_signal(signal.SIGTERM)
+        again.communicate(timeout=STOP_WITHIN_S)
+    finally:
+        if again.poll() is None:
+            again.kill()
+            again.communicate()
+    assert _transcribed(tmp_path) == set(names)
