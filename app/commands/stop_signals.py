@@ -27,12 +27,20 @@ class StopSignal(KeyboardInterrupt):
         self.signum = signum
 
 
+_received: list[int] = []
+"""The stop signals received, in order: a library that catches the `StopSignal` and raises a
+plain `KeyboardInterrupt` in its place (Ray's `ray.get` does) still exits with the right status."""
+
+
 def exit_status(stop: KeyboardInterrupt) -> int:
     """128 + the signal's number, as a shell reports a process ended by it (Ctrl-C: 130)."""
-    return 128 + (stop.signum if isinstance(stop, StopSignal) else signal.SIGINT)
+    if isinstance(stop, StopSignal):
+        return 128 + stop.signum
+    return 128 + (_received[-1] if _received else signal.SIGINT)
 
 
 def _raise_stop(signum: int, _frame: FrameType | None) -> None:
+    _received.append(signum)
     raise StopSignal(signum)
 
 
