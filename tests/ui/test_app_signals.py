@@ -20,6 +20,7 @@ import pytest
 from earshot_testing import REPO_ROOT, process_tree, read_wav, still_running, write_wav
 from gui_helpers import DATA
 
+from app.settings.schema import WatchFolder
 from app.settings.store import SettingsStore
 
 CLIPS = ["espeak_weather.wav", "espeak_meeting.wav", "espeak_morning.wav"]
@@ -34,7 +35,7 @@ def _environment(home: Path, inbox: Path) -> dict[str, str]:
     (home / "run").mkdir(mode=0o700, exist_ok=True)
     store = SettingsStore(home / "config" / "earshot" / "settings.toml")
     settings = store.load().settings
-    settings.window.watch_folders = [str(inbox)]
+    settings.window.watch_folders = [WatchFolder(str(inbox))]
     settings.output.hotkey = ""  # no global hotkey: nothing to grab without a display
     store.save(settings)
     return env
