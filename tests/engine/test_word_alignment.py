@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from earshot_testing import DATA_DIR, read_wav
+from openai_timing import reference_dtw
 
 from app.engine.convert.model_facts import default_alignment_heads
 from app.engine.decoding.window_decoder import mel_window
@@ -12,45 +13,19 @@ from app.engine.runtime.features import log_mel
 from app.engine.timing.word_alignment import dtw_path, median_filter7
 
 
-def _reference_dtw(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Cell-by-cell DTW with openai/whisper's tie rule (diagonal, up, else left) and backtrace."""
-    n, m = x.shape
-    cost = np.full((n + 1, m + 1), np.inf)
-    trace = -np.ones((n + 1, m + 1))
-    cost[0, 0] = 0
-    for j in range(1, m + 1):
-        for i in range(1, n + 1):
-            c0, c1, c2 = cost[i - 1, j - 1], cost[i - 1, j], cost[i, j - 1]
-            if c0 < c1 and c0 < c2:
-                c, t = c0, 0
-            elif c1 < c0 and c1 < c2:
-                c, t = c1, 1
-            else:
-                c, t = c2, 2
-            cost[i, j], trace[i, j] = x[i - 1, j - 1] + c, t
-    trace[0, :], trace[:, 0] = 2, 1
-    i, j, path = n, m, []
-    while i > 0 or j > 0:
-        path.append((i - 1, j - 1))
-        step = trace[i, j]
-        i, j = (i - 1, j - 1) if step == 0 else (i - 1, j) if step == 1 else (i, j - 1)
-    pairs = np.array(path[::-1])
-    return pairs[:, 0], pairs[:, 1]
-
-
 @pytest.mark.parametrize("shape", [(1, 1), (1, 7), (5, 1), (6, 40), (23, 17), (30, 200)])
 def test_vectorised_dtw_equals_the_cell_by_cell_one(shape):
     rng = np.random.default_rng(sum(shape))
     x = rng.normal(size=shape).astype(np.float32)
     rows, cols = dtw_path(x)
-    ref_rows, ref_cols = _reference_dtw(x.astype(np.float64))
+    ref_rows, ref_cols = reference_dtw(x.astype(np.float64))
     assert rows.tolist() == ref_rows.tolist() and cols.tolist() == ref_cols.tolist()
 
 
 def test_dtw_breaks_ties_as_openai_does():
     x = np.zeros((3, 5), dtype=np.float32)  # every path costs the same
     rows, cols = dtw_path(x)
-    ref_rows, ref_cols = _reference_dtw(x.astype(np.float64))
+    ref_rows, ref_cols = reference_dtw(x.astype(np.float64))
     assert rows.tolist() == ref_rows.tolist() and cols.tolist() == ref_cols.tolist()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from PySide6.QtGui import QColor
+
 from app.controller.app_controller import AppController, AppParts
 from app.controller.states import ModelState
 from app.ui.main_window import MainWindow
@@ -39,3 +41,15 @@ def wait_model_ready(qtbot: object, window: MainWindow) -> None:
 
 def normalized(text: str) -> str:
     return " ".join("".join(ch for ch in text.lower() if ch.isalnum() or ch.isspace()).split())
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG's contrast ratio of two colours (1 = none, 21 = black on white; text wants 4.5, icons 3)."""
+    def luminance(colour: QColor) -> float:
+        def linear(value: int) -> float:
+            v = value / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * linear(colour.red()) + 0.7152 * linear(colour.green()) + 0.0722 * linear(colour.blue())
+
+    low, high = sorted((luminance(a), luminance(b)))
+    return (high + 0.05) / (low + 0.05)

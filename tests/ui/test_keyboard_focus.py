@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import tomllib
 
-from gui_helpers import open_window
+from gui_helpers import contrast, open_window
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QToolBar, QWidget
 
 from app.ui.main_window import MainWindow
@@ -44,18 +44,6 @@ def test_tab_starts_at_record_and_reaches_the_toolbar(qtbot, parts) -> None:
     assert cycle.index("Transcript") < cycle.index("Search history")  # left pane, then the History
 
 
-def _luminance(colour: QColor) -> float:
-    def linear(value: int) -> float:
-        v = value / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    return 0.2126 * linear(colour.red()) + 0.7152 * linear(colour.green()) + 0.0722 * linear(colour.blue())
-
-
-def _contrast(a: QColor, b: QColor) -> float:
-    low, high = sorted((_luminance(a), _luminance(b)))
-    return (high + 0.05) / (low + 0.05)
-
-
 def ring_pixels(widget: QWidget, elsewhere: QWidget) -> int:
     """Pixels that focus changes by a contrast of 3:1 or more: the ring a user can see."""
     elsewhere.setFocus(Qt.FocusReason.TabFocusReason)
@@ -67,7 +55,7 @@ def ring_pixels(widget: QWidget, elsewhere: QWidget) -> int:
     after = widget.grab().toImage()
     assert widget.hasFocus()
     return sum(1 for x in range(after.width()) for y in range(after.height())
-               if _contrast(after.pixelColor(x, y), before.pixelColor(x, y)) >= 3.0)
+               if contrast(after.pixelColor(x, y), before.pixelColor(x, y)) >= 3.0)
 
 
 def _focus_rings(window: MainWindow) -> dict[str, int]:

@@ -4,7 +4,7 @@ file jobs' icons are light on the dark theme (after switching to it too)."""
 
 from __future__ import annotations
 
-from gui_helpers import DATA, open_window
+from gui_helpers import DATA, contrast, open_window
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QIcon
 from PySide6.QtWidgets import QApplication, QWidget
@@ -58,18 +58,6 @@ def test_a_long_error_wraps_within_the_window(qtbot, parts) -> None:
     assert needed.height() <= room.height() and needed.width() <= room.width()  # every word shown
 
 
-def _luminance(colour: QColor) -> float:
-    def linear(value: int) -> float:
-        v = value / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-    return 0.2126 * linear(colour.red()) + 0.7152 * linear(colour.green()) + 0.0722 * linear(colour.blue())
-
-
-def _contrast(a: QColor, b: QColor) -> float:
-    low, high = sorted((_luminance(a), _luminance(b)))
-    return (high + 0.05) / (low + 0.05)
-
-
 def _ink(icon: QIcon) -> QColor:
     """The mean colour of an icon's drawn (opaque) pixels."""
     image = icon.pixmap(16, 16).toImage()
@@ -92,9 +80,9 @@ def test_file_icons_stand_out_on_the_dark_theme(qtbot, parts) -> None:
             qtbot.waitUntil(row.cancel_button.isVisible)
             background = row.grab().toImage().pixelColor(4, row.height() // 2)
             assert background.lightness() < 80, background.name()  # the dark theme's row
-            assert _contrast(_ink(row.cancel_button.icon()), background) >= 3.0, job.path.name
+            assert contrast(_ink(row.cancel_button.icon()), background) >= 3.0, job.path.name
             state_icon = QIcon(row.icon.pixmap())
-            assert _contrast(_ink(state_icon), background) >= 3.0, job.path.name
+            assert contrast(_ink(state_icon), background) >= 3.0, job.path.name
     finally:
         window.controller.apply_settings(window.controller.settings.__class__())
         QApplication.processEvents()
