@@ -18,18 +18,23 @@ MORNING = DATA / "espeak_morning.wav"
 MORNING_WORDS = normalized(CLIPS["espeak_morning.wav"]["text"])
 
 
+def window_after_a_dictation(qtbot, parts):  # type: ignore[no-untyped-def]
+    """The real window with the model loaded and MEETING dictated into it: (window, its transcript
+    view, the committed text)."""
+    window = open_window(qtbot, parts)
+    wait_model_ready(qtbot, window)
+    dictate(qtbot, window, MEETING)
+    wait_idle(qtbot, window)
+    return window, window.transcript, window.transcript.committed_text
+
+
 def stored_text(window, entry_id: int) -> str:
     entry = window.controller.history.get(entry_id)
     return entry.text if entry else ""
 
 
 def test_select_all_and_a_typed_x_can_be_undone_in_the_window_and_the_history(qtbot, parts) -> None:
-    window = open_window(qtbot, parts)
-    wait_model_ready(qtbot, window)
-    view = window.transcript
-    dictate(qtbot, window, MEETING)
-    wait_idle(qtbot, window)
-    dictated = view.committed_text
+    window, view, dictated = window_after_a_dictation(qtbot, parts)
     [entry] = window.controller.history.search()
     assert not window.actions_["undo"].isEnabled()  # nothing of the user's to undo yet
 
@@ -74,12 +79,7 @@ def test_undo_takes_back_the_users_words_and_keeps_commits_that_arrived_since(qt
 
 
 def test_clear_says_how_to_bring_the_text_back_and_undo_does(qtbot, parts) -> None:
-    window = open_window(qtbot, parts)
-    wait_model_ready(qtbot, window)
-    view = window.transcript
-    dictate(qtbot, window, MEETING)
-    wait_idle(qtbot, window)
-    dictated = view.committed_text
+    window, view, dictated = window_after_a_dictation(qtbot, parts)
 
     window.actions_["clear"].trigger()  # Ctrl+L
     assert view.toPlainText() == ""
@@ -94,12 +94,7 @@ def test_clear_says_how_to_bring_the_text_back_and_undo_does(qtbot, parts) -> No
 
 
 def test_the_history_shows_the_transcribed_text_beside_the_edit_and_reverts_to_it(qtbot, parts) -> None:
-    window = open_window(qtbot, parts)
-    wait_model_ready(qtbot, window)
-    view = window.transcript
-    dictate(qtbot, window, MEETING)
-    wait_idle(qtbot, window)
-    dictated = view.committed_text
+    window, view, dictated = window_after_a_dictation(qtbot, parts)
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(view, "x")
