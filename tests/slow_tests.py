@@ -27,6 +27,8 @@ SLOW: dict[str, str] = {
     "tests/engine/test_model_integrity.py": "CLI processes that convert the model in their own caches",
     "tests/engine/test_model_store.py": "conversions into fresh caches, two processes at once",
     "tests/ui/test_settings_dialog.py::test_precision_change_is_saved_and_reloads_the_model": "converts int8",
+    "tests/engine/test_vocabulary.py::test_listed_words_not_said_change_nothing": "every espeak clip twice, beam 5",
+    "tests/engine/test_vocabulary.py::test_the_command_line_takes_a_vocabulary": "two CLI processes load the model",
     # Long audio, many windows.
     "tests/engine/test_long_audio.py": "a recording of more than 5 minutes",
     "tests/engine/test_long_files.py": "long files: memory over the length, batched against sequential",

@@ -182,6 +182,8 @@ class AppController(QObject):
             language=decode.language,
             beam_size=decode.file_beam_size if for_files else 1,
             initial_prompt=decode.initial_prompt or None,
+            vocabulary=tuple(decode.vocabulary),
+            vocabulary_boost=decode.vocabulary_boost,
             word_timestamps=for_files,  # file results show and export word times (a little more CPU)
         )
 

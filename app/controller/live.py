@@ -51,6 +51,8 @@ class LiveSession:
             streaming_decode_options(request.options.language),
             task=request.options.task,
             initial_prompt=request.options.initial_prompt,
+            vocabulary=request.options.vocabulary,
+            vocabulary_boost=request.options.vocabulary_boost,
         )
         options = DictationOptions(
             policy=PolicyOptions(decode=decode, close_sentences=request.settings.close_sentences),

@@ -34,6 +34,18 @@ def parse_tokenizer_json(tokenizer_json: str) -> Tokenizer:
         raise TokenizerError(f"cannot read tokenizer.json: {exc}") from None
 
 
+def _byte_level_alphabet() -> dict[int, str]:
+    """GPT-2's byte-to-character table, in which byte-level BPE stores its tokens (a space is "Ġ")."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    table = {b: chr(b) for b in printable}
+    for n, b in enumerate(b for b in range(256) if b not in table):
+        table[b] = chr(256 + n)
+    return table
+
+
+_BYTE_LEVEL = _byte_level_alphabet()
+
+
 class WhisperTokenizer:
     """Encode and decode text, and name Whisper's special tokens."""
 
@@ -104,6 +116,11 @@ class WhisperTokenizer:
 
     def encode(self, text: str) -> list[int]:
         return list(self._tok.encode(text, add_special_tokens=False).ids)
+
+    def piece_id(self, text: str) -> int | None:
+        """The id of the one text token written exactly `text` (" Schw"), or None."""
+        token_id = self._tok.token_to_id("".join(_BYTE_LEVEL[b] for b in text.encode("utf-8")))
+        return int(token_id) if token_id is not None and token_id < self.eot else None
 
     def decode(self, tokens: Sequence[int]) -> str:
         """Text of the text tokens; specials and timestamps are dropped."""

@@ -18,6 +18,11 @@ MAX_BEAM_SIZE = 16
 for a 3 s clip); the settings dialog offers 1..16 too."""
 MAX_NEW_TOKENS = 448
 """Whisper's text context: no window can hold more tokens."""
+MAX_VOCABULARY_BOOST = 10.0
+"""The largest bonus (logits) for the user's words: beyond it they replace what was said."""
+DEFAULT_VOCABULARY_BOOST = 4.0
+"""The bonus that doubles listed words' recall without writing them where they were not said
+(bench/vocabulary.py, docs/vocabulary.md)."""
 N_SAMPLES_WINDOW = 30 * SAMPLE_RATE
 """Samples in one 30 s encoder window."""
 
@@ -101,6 +106,10 @@ class DecodeOptions:
     without_timestamps: bool = False
     initial_prompt: str | None = None
     condition_on_previous_text: bool = True
+    vocabulary: tuple[str, ...] = ()
+    """The user's words (names, terms) that the decoder favours by `vocabulary_boost` logits
+    (0 = off; `app/engine/decoding/vocabulary_boost.py`)."""
+    vocabulary_boost: float = DEFAULT_VOCABULARY_BOOST
     # When a window's result is refused (retried hotter) or dropped as silence.
     compression_ratio_threshold: float | None = 2.4
     log_prob_threshold: float | None = -1.0
@@ -124,6 +133,7 @@ class DecodeOptions:
         _check_int("batch_size", self.batch_size, 1, 64)
         _check_float("patience", self.patience, 0.0, 16.0, low_open=True)
         _check_float("max_initial_timestamp", self.max_initial_timestamp, 0.0, 30.0)
+        _check_float("vocabulary_boost", self.vocabulary_boost, 0.0, MAX_VOCABULARY_BOOST)
         if self.length_penalty is not None:
             _check_float("length_penalty", self.length_penalty, 0.0, 2.0)
         if not self.temperatures:

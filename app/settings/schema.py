@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SETTINGS_VERSION = 6  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders;
+SETTINGS_VERSION = 7  # 2: model.file_name, [downloads]; 3: window.theme; 4: window.watch_folders;
 # 5: each watch folder a table with its transcript formats and output folder
-# 6: dictation.keep_audio
+# 6: dictation.keep_audio; 7: decode.vocabulary and decode.vocabulary_boost
 
+DEFAULT_VOCABULARY_BOOST = 4.0
+MAX_VOCABULARY_BOOST = 10.0
+"""As the engine's `DEFAULT_VOCABULARY_BOOST` and `MAX_VOCABULARY_BOOST` (app.engine.types;
+settings import no engine, tests/settings/test_vocabulary_settings.py checks they agree)."""
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "fp16", "int8", "int8-accurate", "int8-small", "int4")
 """Precision choices offered to the user, in menu order."""
 TASKS: tuple[str, ...] = ("transcribe", "translate")
@@ -41,14 +45,26 @@ class ModelSettings:
     provider: str | None = None
 
 
+def split_vocabulary(text: str) -> tuple[str, ...]:
+    """The entries of a typed list: commas or new lines separate them ("Okonkwo, New York");
+    blanks and repeats are dropped, the order kept."""
+    entries = (" ".join(part.split()) for part in text.replace("\n", ",").split(","))
+    return tuple(dict.fromkeys(e for e in entries if e))
+
+
 @dataclass
 class DecodeSettings:
-    """How text is decoded. `language` None = detect (multilingual models only)."""
+    """How text is decoded. `language` None = detect (multilingual models only).
+    `initial_prompt`: text Whisper reads as if said before (spelling and style);
+    `vocabulary`: the user's words and names, which the decoder favours by `vocabulary_boost`
+    (logits added to their tokens, 0..10; 0 = off), for files and live."""
 
     language: str | None = None
     task: str = "transcribe"
     initial_prompt: str = ""
     file_beam_size: int = 5
+    vocabulary: list[str] = field(default_factory=list)
+    vocabulary_boost: float = DEFAULT_VOCABULARY_BOOST
 
 
 @dataclass

@@ -24,7 +24,9 @@ import tomli_w
 
 from app.private_files import private_dir
 from app.settings.schema import (
+    DEFAULT_VOCABULARY_BOOST,
     HOTKEY_MODES,
+    MAX_VOCABULARY_BOOST,
     OUTPUT_MODES,
     PRECISIONS,
     SETTINGS_VERSION,
@@ -33,6 +35,7 @@ from app.settings.schema import (
     WATCH_FORMATS,
     Settings,
     SettingsError,
+    split_vocabulary,
 )
 
 APP_NAME = "earshot"
@@ -79,7 +82,20 @@ def _v5_to_v6(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "dictation": dictation, "version": 6}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
+def _v6_to_v7(document: dict[str, Any]) -> dict[str, Any]:
+    """v7 added the vocabulary the decoder favours. The window's "Vocabulary" field used to be
+    fed to Whisper as its initial prompt; its entries become the favoured words, and the prompt
+    is emptied (a list of words as a prompt gets copied into the text)."""
+    decode = dict(document.get("decode", {}))
+    prompt = decode.get("initial_prompt", "")
+    if isinstance(prompt, str) and "vocabulary" not in decode:
+        decode["vocabulary"], decode["initial_prompt"] = list(split_vocabulary(prompt)), ""
+    decode.setdefault("vocabulary_boost", DEFAULT_VOCABULARY_BOOST)
+    return {**document, "decode": decode, "version": 7}
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6,
+                                    6: _v6_to_v7}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -214,6 +230,8 @@ def _validate(settings: Settings) -> None:
         raise SettingsError(f"unknown task {settings.decode.task!r}")
     if not 1 <= settings.decode.file_beam_size <= 16:
         raise SettingsError("file_beam_size must be 1..16")
+    if not 0.0 <= settings.decode.vocabulary_boost <= MAX_VOCABULARY_BOOST:
+        raise SettingsError(f"vocabulary_boost must be 0..{MAX_VOCABULARY_BOOST:g}")
     if not 0.0 <= settings.dictation.vad_sensitivity <= 1.0:
         raise SettingsError("vad_sensitivity must be 0..1")
     if not 0.2 <= settings.dictation.min_silence_s <= 3.0:

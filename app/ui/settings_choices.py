@@ -13,7 +13,7 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QStyle, QTabWidget, QWidget
 
 from app.engine.types import Precision
-from app.settings.schema import PRECISIONS
+from app.settings.schema import DEFAULT_VOCABULARY_BOOST, MAX_VOCABULARY_BOOST, PRECISIONS
 from app.ui.labels import PRECISION_LABELS, PRECISION_NOTES, PRECISION_TIPS
 
 FILE_ACCURACY = (
@@ -40,6 +40,21 @@ def file_accuracy_combo(beam_size: int, parent: QWidget) -> QComboBox:
     combo.setCurrentIndex(combo.findData(beam_size))
     combo.setToolTip("Live dictation always uses the fast setting")
     return combo
+
+
+def vocabulary_boost_box(boost: float, parent: QWidget) -> QDoubleSpinBox:
+    """How strongly the decoder favours the vocabulary (logits added to its words' tokens)."""
+    box = QDoubleSpinBox(parent)
+    box.setAccessibleName("Favour these words")
+    box.setRange(0.0, MAX_VOCABULARY_BOOST)
+    box.setSingleStep(0.5)
+    box.setDecimals(1)
+    box.setValue(boost)
+    box.setSpecialValueText("Off")  # 0: the words are not favoured
+    box.setToolTip(f"{DEFAULT_VOCABULARY_BOOST:g} (the default) about doubles how often listed names are written "
+                   "right without writing them where they were not said; higher finds more of them but "
+                   "may write one where a similar word was said")
+    return box
 
 
 def runs_on_cpu(provider: str | None, available: list[str]) -> bool:

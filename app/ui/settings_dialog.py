@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.model_library import ModelImport
 from app.controller.ports import ModelInfo
-from app.settings.schema import Settings
+from app.settings.schema import Settings, split_vocabulary
 from app.ui.dictation_settings import DictationSettingsPage
 from app.ui.labels import LANGUAGES, provider_label
 from app.ui.model_import import ImportPanel
@@ -42,6 +42,7 @@ from app.ui.settings_choices import (
     precision_note,
     runs_on_cpu,
     show_every_tab,
+    vocabulary_boost_box,
 )
 from app.ui.watch_settings import WatchFoldersPage
 from app.ui.window_settings import WindowSettingsPage
@@ -165,11 +166,12 @@ class SettingsDialog(QDialog):
         self.task.addItem("Transcribe (same language)", "transcribe")
         self.task.addItem("Translate to English", "translate")
         self._select(self.task, self.settings.decode.task)
-        self.prompt = QPlainTextEdit(self.settings.decode.initial_prompt, tab)
-        self.prompt.setAccessibleName("Custom vocabulary")
-        self.prompt.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Dr. Nguyen")
-        self.prompt.setTabChangesFocus(True)
-        self.prompt.setFixedHeight(72)
+        self.vocabulary = QPlainTextEdit(", ".join(self.settings.decode.vocabulary), tab)
+        self.vocabulary.setAccessibleName("Custom vocabulary")
+        self.vocabulary.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Nguyen")
+        self.vocabulary.setTabChangesFocus(True)
+        self.vocabulary.setFixedHeight(72)
+        self.vocabulary_boost = vocabulary_boost_box(self.settings.decode.vocabulary_boost, tab)
         self.beam = file_accuracy_combo(self.settings.decode.file_beam_size, tab)
         self.language_hint = QLabel("This model understands English only: pick a multilingual "
                                     "model for other languages and translation.", tab)
@@ -179,7 +181,8 @@ class SettingsDialog(QDialog):
         form.addRow("Language", self.language)
         form.addRow("Task", self.task)
         form.addRow("", self.language_hint)
-        form.addRow("Vocabulary", self.prompt)
+        form.addRow("Vocabulary", self.vocabulary)
+        form.addRow("Favour these words", self.vocabulary_boost)
         form.addRow("Accuracy for files", self.beam)
         layout = QVBoxLayout(tab)
         layout.addLayout(form)
@@ -273,7 +276,8 @@ class SettingsDialog(QDialog):
         settings.model.provider = self.provider.currentData()
         settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
         settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
-        settings.decode.initial_prompt = self.prompt.toPlainText().strip()
+        settings.decode.vocabulary = list(split_vocabulary(self.vocabulary.toPlainText()))
+        settings.decode.vocabulary_boost = self.vocabulary_boost.value()
         settings.decode.file_beam_size = int(self.beam.currentData())
         self.dictation_page.collect_into(settings)
         self.window_page.collect_into(settings)

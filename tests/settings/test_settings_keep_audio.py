@@ -34,5 +34,5 @@ def test_keep_audio_round_trips_and_is_off_by_default(tmp_path: Path) -> None:
     settings.dictation.keep_audio = True
     store = SettingsStore(tmp_path / "settings.toml")
     store.save(settings)
-    assert f"version = {SETTINGS_VERSION}" in store.path.read_text() and SETTINGS_VERSION == 6
+    assert f"version = {SETTINGS_VERSION}" in store.path.read_text()
     assert store.load().settings.dictation.keep_audio is True

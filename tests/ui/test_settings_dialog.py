@@ -29,7 +29,8 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
     assert not dialog.language.isEnabled()  # tiny.en is English-only
     dialog.precision.setCurrentIndex(dialog.precision.findData(target))
     dialog.beam.setCurrentIndex(dialog.beam.findData(1))  # "Faster"
-    dialog.prompt.setPlainText("Thursday, Grafana")
+    dialog.vocabulary.setPlainText("Thursday, Grafana\nSiobhan Okonkwo")
+    dialog.vocabulary_boost.setValue(5.5)
 
     with qtbot.waitSignal(window.controller.models.loaded, timeout=MODEL_LOAD_TIMEOUT_MS) as loaded:
         dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).click()
@@ -39,11 +40,14 @@ def test_precision_change_is_saved_and_reloads_the_model(qtbot, parts) -> None:
 
     on_disk = tomllib.loads(parts.settings_store.path.read_text())
     assert on_disk["model"]["precision"] == target
-    assert on_disk["decode"] == {"task": "transcribe", "initial_prompt": "Thursday, Grafana", "file_beam_size": 1}
+    assert on_disk["decode"] == {"task": "transcribe", "initial_prompt": "", "file_beam_size": 1,
+                                 "vocabulary": ["Thursday", "Grafana", "Siobhan Okonkwo"], "vocabulary_boost": 5.5}
     restarted = AppController(parts)
     assert restarted.settings == window.controller.settings
     assert restarted.decode_options(for_files=True).beam_size == 1
-    assert restarted.decode_options(for_files=True).initial_prompt == "Thursday, Grafana"
+    for_files, live = restarted.decode_options(for_files=True), restarted.decode_options(for_files=False)
+    assert for_files.vocabulary == live.vocabulary == ("Thursday", "Grafana", "Siobhan Okonkwo")
+    assert for_files.vocabulary_boost == live.vocabulary_boost == 5.5
 
 
 def test_corrupt_settings_file_is_survived(qtbot, parts) -> None:

@@ -17,6 +17,7 @@ from app.engine.decoding.logit_filters import (
     log_softmax,
 )
 from app.engine.decoding.loop import DecodeOutcome, DecodingLoop, SearchConfig, WindowPrompt
+from app.engine.decoding.vocabulary_boost import VocabularyBoost
 from app.engine.runtime.native_heap import release_free_heap
 from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
 from app.engine.tokenizer import TIME_PRECISION, WhisperTokenizer
@@ -56,6 +57,8 @@ class FallbackWindowDecoder:
         if not opts.without_timestamps:
             max_initial = round(opts.max_initial_timestamp / TIME_PRECISION)
             filters.append(TimestampRules(tok.eot, tok.no_timestamps, tok.timestamp_begin, max_initial))
+        if opts.vocabulary and opts.vocabulary_boost > 0:  # after the timestamp rules: they see the model's own odds
+            filters.append(VocabularyBoost(tok, opts.vocabulary, opts.vocabulary_boost, tok.eot))
         return filters
 
     def build_prompt(self, language: str | None, previous: Sequence[int], prefix: str | None = None) -> WindowPrompt:
