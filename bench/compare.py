@@ -1,11 +1,13 @@
 """Earshot vs faster-whisper on the same CTranslate2 weights, side by side in one run.
 
-    python bench/compare.py [--models tiny.en base] [--rounds 5] [--threads 2] [--beams 1 5]
+    python bench/compare.py [--models tiny.en base] [--rounds 5] [--threads 2] [--beams 1 5] [--busy 1]
 
 Each (engine, precision, beam) configuration runs in its own worker process (two CTranslate2
 models in one process slow each other, and peak RSS must be per engine). Rounds alternate over
 the configurations, so machine noise hits all of them alike; figures are medians over rounds.
 Clips: the English clips of ../shared/data/speech (the whole set, back to back, is one round).
+`--busy N`: every round runs twice, on the machine as it is and with N busy-loop processes beside
+it (another program wanting N cores); those results are labelled `...:busyN`.
 Writes bench/results/compare-<model>.json and .png and prints a table.
 """
 
@@ -40,7 +42,7 @@ Round = dict[str, Any]
 
 @dataclass(frozen=True)
 class Config:
-    engine: str  # "earshot" or "faster-whisper"
+    engine: str  # "earshot", "earshot-nospin" or "faster-whisper"
     precision: str  # earshot: a Precision value (fp32, int8-accurate, auto, ...); faster-whisper: float32/int8
     beam: int
 
@@ -102,10 +104,11 @@ def worker(model: str, cfg: Config, threads: int) -> None:
     clips = [(read_wav(Path(p)), ref) for p, ref in english_clips()]
     # Import first: load_s is the model's start-up (cached graphs / CTranslate2 weights), not Python's.
     import app.engine.models.loader  # noqa: F401
-    if cfg.engine != "earshot":
+    if cfg.engine == "faster-whisper":
         import faster_whisper  # noqa: F401
     t0 = time.perf_counter()
-    run_clip = _earshot_runner(model, cfg, threads) if cfg.engine == "earshot" else _fw_runner(model, cfg, threads)
+    runner = _fw_runner if cfg.engine == "faster-whisper" else _earshot_runner
+    run_clip = runner(model, cfg, threads)
     load_s = time.perf_counter() - t0
     print(json.dumps({"ready": True, "load_s": load_s}), flush=True)
     for line in sys.stdin:
@@ -134,6 +137,10 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
+    if cfg.engine == "earshot-nospin":  # worker threads sleep between ops instead of spinning
+        from app.engine.runtime import ort_sessions
+
+        ort_sessions.SessionConfig.__init__.__defaults__ = ("cpu", 0, False)
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
@@ -169,12 +176,26 @@ def _fw_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[np.fl
 def _convert_first(model: str, configs: list[Config], env: dict[str, str]) -> None:
     """Convert in a separate process, so workers measure a cached start and their own memory."""
     for c in configs:
-        if c.engine == "earshot":
+        if c.engine.startswith("earshot"):
             subprocess.run([sys.executable, "-m", "app", "models", "convert", model, "--precision", c.precision],
                            check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
 
 
-def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> dict[str, list[Round]]:
+BUSY_LOOP = "while True: pass"
+
+
+def _busy(n: int) -> list[subprocess.Popen[bytes]]:
+    """`n` processes that each keep one core busy until killed."""
+    return [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(n)]
+
+
+def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        proc.kill()
+        proc.wait()
+
+
+def run_model(model: str, configs: list[Config], rounds: int, threads: int, busy: int = 0) -> dict[str, list[Round]]:
     model_folder(model)  # import base once, before the workers start
     env = {**os.environ, "PYTHONPATH": f"{REPO}:{REPO / 'bench'}"}
     _convert_first(model, configs, env)
@@ -187,20 +208,35 @@ def run_model(model: str, configs: list[Config], rounds: int, threads: int) -> d
         assert proc.stdout
         ready = json.loads(proc.stdout.readline())
         print(f"  {c.label} loaded in {ready['load_s']:.2f} s", file=sys.stderr)
-    results: dict[str, list[Round]] = {c.label: [] for c in configs}
+    loads = [0, busy] if busy else [0]
+    results: dict[str, list[Round]] = {c.label + _suffix(n): [] for n in loads for c in configs}
     for r in range(rounds):
-        for c in configs:  # alternate: every config once per round
-            proc = procs[c.label]
-            assert proc.stdin and proc.stdout
-            proc.stdin.write("run\n")
-            proc.stdin.flush()
-            results[c.label].append(json.loads(proc.stdout.readline()))
-            print(f"  round {r + 1}/{rounds} {c.label}: {results[c.label][-1]['wall_s']:.2f} s", file=sys.stderr)
+        for n in loads:
+            others = _busy(n)
+            try:
+                for c in configs:  # alternate: every config once per round
+                    label = c.label + _suffix(n)
+                    results[label].append(_one_round(procs[c.label]))
+                    print(f"  round {r + 1}/{rounds} {label}: {results[label][-1]['wall_s']:.2f} s", file=sys.stderr)
+            finally:
+                _stop(others)
     for proc in procs.values():
         assert proc.stdin
         proc.stdin.close()
         proc.wait()
     return results
+
+
+def _suffix(busy: int) -> str:
+    return f":busy{busy}" if busy else ""
+
+
+def _one_round(proc: subprocess.Popen[str]) -> Round:
+    assert proc.stdin and proc.stdout
+    proc.stdin.write("run\n")
+    proc.stdin.flush()
+    result: Round = json.loads(proc.stdout.readline())
+    return result
 
 
 def main() -> None:
@@ -210,6 +246,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int8-accurate", "int4", "auto"])
+    parser.add_argument("--engines", nargs="+", default=["earshot"], choices=["earshot", "earshot-nospin"],
+                        help="earshot-nospin: onnxruntime's worker threads sleep between ops")
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="also run every round with N busy-loop processes beside it (labels end :busyN)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--from-json", type=Path, nargs="+", default=None,
                         help="re-render tables and charts from stored results (bench/results/compare-*.json)")
@@ -228,9 +268,9 @@ def main() -> None:
         return
     for model in args.models:
         configs = [Config("faster-whisper", p, b) for b in args.beams for p in ("float32", "int8")]
-        configs += [Config("earshot", p, b) for b in args.beams for p in args.precisions]
+        configs += [Config(e, p, b) for e in args.engines for b in args.beams for p in args.precisions]
         print(f"{model}: {len(configs)} configurations x {args.rounds} rounds, {args.threads} threads", file=sys.stderr)
-        raw = run_model(model, configs, args.rounds, args.threads)
+        raw = run_model(model, configs, args.rounds, args.threads, args.busy)
         table = summarize(raw, english_clips(), statistics.median)
         write_outputs(model, raw, table, RESULTS)
 

@@ -35,7 +35,7 @@ def _row(label: str, rounds: list[Round], clips: list[tuple[str, str]], median: 
 def summarize(raw: dict[str, list[Round]], clips: list[tuple[str, str]], median: Median) -> list[Row]:
     rows = {label: _row(label, rounds, clips, median) for label, rounds in raw.items()}
     for label, row in rows.items():
-        beam = label.split(":")[2]
+        beam = ":".join(label.split(":")[2:])  # "b5", or "b5:busy1" for a run beside busy processes
         fw32, fw8 = rows.get(f"faster-whisper:float32:{beam}"), rows.get(f"faster-whisper:int8:{beam}")
         ours32 = rows.get(f"earshot:fp32:{beam}")
         row["vs_fw_int8"] = row["wall_s"] / fw8["wall_s"] if fw8 else None
