@@ -6,9 +6,10 @@ import argparse
 import json
 import logging
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from app.commands.common import add_model_options, one_line
+from app.commands.common import add_model_options, add_vocabulary_options, one_line, option_flag
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--no-close-sentences", dest="close_sentences", action="store_false",
                    help="leave sentence ends as Whisper wrote them (default: a period between utterances "
                         "where the next starts a sentence, and at the end of a session stopped mid-sentence)")
+    add_vocabulary_options(p)
     add_model_options(p)
     p.set_defaults(func=run)
 
@@ -61,7 +63,8 @@ def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
     from app.dictation.policy import PolicyOptions, streaming_decode_options
 
     # --json events carry each committed word's times (one extra decoder pass per decode)
-    decode = streaming_decode_options(args.language, word_times=args.json)
+    decode = replace(streaming_decode_options(args.language, word_times=args.json), vocabulary=args.vocabulary,
+                     vocabulary_boost=args.vocabulary_boost)
     policy = PolicyOptions(step_s=max(0.1, args.step), decode=decode, close_sentences=args.close_sentences)
     return DictationOptions(policy=policy, realtime=realtime)
 
@@ -142,16 +145,17 @@ def run(args: argparse.Namespace) -> int:
         else:
             device = int(args.device) if args.device and args.device.isdigit() else args.device
             source, realtime = microphone_source(device), True
+        options = _options(args, realtime)  # DecodeOptionsError (a ValueError): one line, before the model loads
         engine = load_engine(args.model, Precision(args.precision), args.provider, args.threads or None)
     except (AudioDeviceError, AudioDecodeError, OSError, ValueError) as exc:
         log.warning("dictation failed", exc_info=True)
-        print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+        print(f"earshot dictate: {option_flag(exc)}", file=sys.stderr)
         return 2
     if not args.input and not args.json:
         print("Listening... (Ctrl-C to stop)", file=sys.stderr)
     journal = None if args.input else _open_journal()  # a replayed file is on disk already
     try:
-        worker, sink = start_session(source, engine, _options(args, realtime), record=args.record, journal=journal)
+        worker, sink = start_session(source, engine, options, record=args.record, journal=journal)
     except AudioDeviceError as exc:
         log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)

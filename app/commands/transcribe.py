@@ -11,11 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.commands.archive import add_archive_options, run_archive, wants_archive_run
-from app.commands.common import add_model_options, one_line
+from app.commands.common import add_model_options, add_vocabulary_options, one_line, option_flag
 from app.commands.transcript_output import TranscriptOutput
 from app.engine.types import (
-    DEFAULT_VOCABULARY_BOOST,
-    MAX_VOCABULARY_BOOST,
     CancelledError,
     CancelToken,
     DecodeOptions,
@@ -24,7 +22,6 @@ from app.engine.types import (
     Segment,
     Task,
 )
-from app.settings.schema import split_vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--task", default="transcribe", choices=[t.value for t in Task])
     p.add_argument("--beam-size", type=int, default=5, help="1 = greedy (default: 5)")
     p.add_argument("--initial-prompt", default=None, help="text that primes spelling and vocabulary")
-    p.add_argument("--vocabulary", default="", metavar="WORDS",
-                   help="names and terms to favour, comma-separated (\"Okonkwo, Kubernetes\")")
-    p.add_argument("--vocabulary-boost", type=float, default=DEFAULT_VOCABULARY_BOOST, metavar="LOGITS",
-                   help=f"how strongly the vocabulary is favoured, 0..{MAX_VOCABULARY_BOOST:g} "
-                        f"(default: {DEFAULT_VOCABULARY_BOOST:g})")
+    add_vocabulary_options(p)
     p.add_argument("--no-condition", action="store_true", help="do not prompt each window with the previous text")
     p.add_argument("--batch-size", type=int, default=1,
                    help="decode N 30 s windows of a long file at once: faster, greedy, not prompted with "
@@ -96,16 +89,8 @@ def _options(args: argparse.Namespace) -> DecodeOptions:
     word_times = args.word_timestamps or (bool(cue_formats) and args.cues == "readable")
     return DecodeOptions(task=Task(args.task), language=args.language, beam_size=args.beam_size,
                          initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         vocabulary=split_vocabulary(args.vocabulary), vocabulary_boost=args.vocabulary_boost,
+                         vocabulary=args.vocabulary, vocabulary_boost=args.vocabulary_boost,
                          batch_size=args.batch_size, word_timestamps=word_times)
-
-
-def _option_flag(error: DecodeOptionsError) -> str:
-    """The error with the field named as its command-line flag (`beam_size` -> `--beam-size`)."""
-    text = one_line(error)
-    for field in ("beam_size", "batch_size", "vocabulary_boost"):
-        text = text.replace(field, "--" + field.replace("_", "-"))
-    return text
 
 
 class _Progress:
@@ -199,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         subtitles = _subtitle_options(args)
     except DecodeOptionsError as exc:
         log.info("refused decode options", exc_info=True)
-        print(f"earshot: error: {_option_flag(exc)}", file=sys.stderr)
+        print(f"earshot: error: {option_flag(exc)}", file=sys.stderr)
         return 2
     except ValueError as exc:
         print(f"earshot: error: {exc}", file=sys.stderr)
