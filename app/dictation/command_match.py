@@ -55,6 +55,8 @@ EDIT_PHRASES: tuple[CommandPhrase, ...] = (
     CommandPhrase("cap", CommandKind.CAP, takes_words=True),
     CommandPhrase("all caps", CommandKind.ALL_CAPS, takes_words=True),
 )
+SHORT_KEY = 3
+"""Phonetic spellings this long or shorter need the same first letter to match with any edit."""
 LITERAL_WORD = "literal"
 """An utterance starting with this word writes the rest as words."""
 
@@ -182,5 +184,8 @@ def _match_phrase(phrase: CommandPhrase, words: list[str], options: CommandOptio
         if phonetic_key(heard, vowels=True) != phonetic_key(phrase.words, vowels=True):
             return None
         return CommandMatch(phrase, " ".join(argument), 0.0)
-    distance = sound_distance(" ".join(words), phrase.words)
+    heard, target = phonetic_key(" ".join(words)), phonetic_key(phrase.words)
+    distance = edit_distance(heard, target) / max(1, len(target))
+    if distance > 0 and len(target) <= SHORT_KEY and heard[:1] != target[:1]:
+        return None  # in a short key one edit is a third of it: the first sound must agree
     return CommandMatch(phrase, "", distance) if distance <= options.max_distance else None

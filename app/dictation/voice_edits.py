@@ -78,6 +78,7 @@ class CommandGate:
         self._current = _Utterance("", processor.state())
         self._held: list[DictationEvent] = []
         self._deciding = enabled
+        self._after_command = False  # the end mark Whisper guesses for a command is not text
 
     @property
     def text(self) -> str:
@@ -92,11 +93,15 @@ class CommandGate:
         out: list[GateOutput] = []
         if not self._current.text and not self._held:
             event, out = self._end_mark(event)
+        if event.text.strip():
+            self._after_command = False
         if kind == EventType.COMMIT:
             return out + self._commit(event)
         if kind == EventType.FINAL:
             return out + self._final(event)
-        out += self._final(dataclasses.replace(event, type=EventType.FINAL, text="")) if self._held else []
+        if self._held:
+            out += [o for o in self._final(dataclasses.replace(event, type=EventType.FINAL, text=""))
+                    if isinstance(o, CommandEvent) or o.text]
         rest = self._processor.end_utterance()
         return out + ([DictationEvent(EventType.COMMIT, rest)] if rest else []) + [event]
 
@@ -106,6 +111,8 @@ class CommandGate:
         mark = _LEADING_MARKS.match(event.text)
         if mark is None or not self._done:
             return event, []
+        if self._after_command:
+            return dataclasses.replace(event, text=event.text[mark.end():]), []
         self._processor.feed(mark.group())
         flushed = self._processor.flush_held()
         self._done[-1].text += flushed
@@ -127,8 +134,10 @@ class CommandGate:
             found = match_command(self._held_text(), self._options)
             out = self._apply(found, event) if found is not None else self._release(EventType.FINAL)
         else:
+            found = None
             out = [self._text(event, self._processor.feed(event.text) + self._processor.end_utterance())]
         self._next_utterance()
+        self._after_command = found is not None
         return out
 
     def _held_text(self) -> str:

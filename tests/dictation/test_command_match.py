@@ -39,6 +39,7 @@ def test_a_misheard_comma_writes_a_comma() -> None:
     "Thank you.",
     "The period ended in March.",
     "Cap London is a town with a long name.",
+    "I live in.",  # one edit from "hyphen" (HFN), but short keys must start alike
 ])
 def test_dictated_sentences_are_text(sentence: str) -> None:
     assert match_command(sentence) is None

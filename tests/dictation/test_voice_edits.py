@@ -116,3 +116,13 @@ def test_stopping_mid_command_still_applies_it() -> None:
     out += g.process(DictationEvent(EventType.SUMMARY))
     assert shown(out) == "Hello."
     assert isinstance(out[-1], DictationEvent) and out[-1].type is EventType.SUMMARY
+
+
+def test_the_end_mark_of_a_command_arriving_later_is_dropped() -> None:
+    g = gate()
+    out = say(g, "Keep this.", "Drop this")
+    out += g.process(DictationEvent(EventType.COMMIT, ". Scratch"))
+    out += g.process(DictationEvent(EventType.FINAL, " that"))
+    out += g.process(DictationEvent(EventType.COMMIT, "."))  # the command's own mark, after it
+    out += g.process(DictationEvent(EventType.SUMMARY))
+    assert shown(out) == "Keep this."
