@@ -95,7 +95,7 @@ class OutputRouter(QObject):
             self._waiting = self._waiting[:len(self._waiting) - len(edit.removed)] + edit.inserted
             return
         if self._paster is not None and self._paster.busy:
-            self.notice.emit(TakeBackRefusal.CHANGED.value)
+            self.notice.emit(TakeBackRefusal.BUSY.value)
             return
         plan = self.typed.take_back(self._window_id(), edit.removed, edit.inserted)
         if plan.refused is not None:

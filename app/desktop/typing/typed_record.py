@@ -17,7 +17,10 @@ class TakeBackRefusal(enum.Enum):
 
     UNKNOWN_WINDOW = "Earshot cannot tell which window has the focus here, so it leaves the typed text as it is."
     OTHER_WINDOW = "The text was typed into another window, so Earshot leaves it as it is."
-    CHANGED = "Something else was typed there since, so Earshot leaves the text as it is."
+    FOCUS_LEFT = ("The focus left that window since (something may have been typed there),"
+                  " so Earshot leaves the text as it is.")
+    CHANGED = "That window's text no longer ends with those words, so Earshot leaves it as it is."
+    BUSY = "Earshot is still pasting, so it leaves the text as it is."
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class TypedRecord:
     def __init__(self) -> None:
         self._window: int | None = None
         self._text = ""
+        self._lost: TakeBackRefusal | None = None  # why the record was forgotten
 
     @property
     def text(self) -> str:
@@ -45,21 +49,22 @@ class TypedRecord:
         if window is None or window != self._window:
             self._window, self._text = window, ""
         self._text += text
+        self._lost = None
 
     def focus_seen(self, window: int | None) -> None:
         """The focus is on `window` now: leaving the recorded window forgets what was typed there."""
-        if window != self._window:
-            self.forget()
+        if window != self._window and self._text:
+            self.forget(TakeBackRefusal.FOCUS_LEFT)
 
-    def forget(self) -> None:
-        self._window, self._text = None, ""
+    def forget(self, why: TakeBackRefusal | None = None) -> None:
+        self._window, self._text, self._lost = None, "", why
 
     def take_back(self, window: int | None, removed: str, inserted: str = "") -> TakeBack:
         """How to replace `removed` at the end of what was typed into `window` by `inserted`."""
         if window is None:
             return TakeBack(refused=TakeBackRefusal.UNKNOWN_WINDOW)
         if window != self._window:
-            return TakeBack(refused=TakeBackRefusal.OTHER_WINDOW)
+            return TakeBack(refused=self._lost or TakeBackRefusal.OTHER_WINDOW)
         if not removed or not self._text.endswith(removed):
             return TakeBack(refused=TakeBackRefusal.CHANGED)
         self._text = self._text[:len(self._text) - len(removed)] + inserted
