@@ -40,13 +40,18 @@ class CommandKind(enum.Enum):
 @dataclass(frozen=True)
 class CommandPhrase:
     """Saying `words` asks for `kind`; `punctuation` is the mark a PUNCTUATION phrase writes;
-    `takes_words`: the phrase is followed by the words it applies to ("cap john")."""
+    `takes_words`: the phrase is followed by the words it applies to ("cap john");
+    `sounds_like`: other spellings a small model writes for it, matched the same way."""
 
     words: str
     kind: CommandKind
     punctuation: SpokenCommand | None = None
     takes_words: bool = False
+    sounds_like: tuple[str, ...] = ()
 
+
+_SOUNDS_LIKE = {("comma",): ("comment",)}
+"""tiny.en writes "comma" said alone as "Comment" (a dictated "Comment." alone is rare)."""
 
 EDIT_PHRASES: tuple[CommandPhrase, ...] = (
     CommandPhrase("scratch that", CommandKind.SCRATCH),
@@ -56,13 +61,14 @@ EDIT_PHRASES: tuple[CommandPhrase, ...] = (
     CommandPhrase("all caps", CommandKind.ALL_CAPS, takes_words=True),
 )
 SHORT_KEY = 3
-"""Phonetic spellings this long or shorter need the same first letter to match with any edit."""
+"""Phonetic spellings this long or shorter match only exactly."""
 LITERAL_WORD = "literal"
 """An utterance starting with this word writes the rest as words."""
 
 PHRASES: tuple[CommandPhrase, ...] = (
     *EDIT_PHRASES,
-    *(CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c) for c in SPOKEN_COMMANDS),
+    *(CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c, sounds_like=_SOUNDS_LIKE.get(c.words, ()))
+      for c in SPOKEN_COMMANDS),
 )
 
 
@@ -184,8 +190,16 @@ def _match_phrase(phrase: CommandPhrase, words: list[str], options: CommandOptio
         if phonetic_key(heard, vowels=True) != phonetic_key(phrase.words, vowels=True):
             return None
         return CommandMatch(phrase, " ".join(argument), 0.0)
-    heard, target = phonetic_key(" ".join(words)), phonetic_key(phrase.words)
-    distance = edit_distance(heard, target) / max(1, len(target))
-    if distance > 0 and len(target) <= SHORT_KEY and heard[:1] != target[:1]:
-        return None  # in a short key one edit is a third of it: the first sound must agree
+    heard = phonetic_key(" ".join(words))
+    distance = min(_distance(heard, phonetic_key(spelling)) for spelling in (phrase.words, *phrase.sounds_like))
     return CommandMatch(phrase, "", distance) if distance <= options.max_distance else None
+
+
+def _distance(heard: str, target: str) -> float:
+    """Edits per letter of `target`; a short key must be heard exactly or with one sound more at
+    its end ("Koeland" for "colon"): any other edit in three letters turns "can" into "colon"
+    and "but" into "period"."""
+    edits = edit_distance(heard, target)
+    if len(target) > SHORT_KEY or edits == 0 or (edits == 1 and heard.startswith(target)):
+        return edits / max(1, len(target))
+    return 1.0
