@@ -176,8 +176,10 @@ def main() -> None:
           f" heard exactly (old rule): {exact}/{total} = {100 * exact / total:.1f} %")
     clips = english_clips()
     references = [ref for _, _, ref in clips]
-    sets = {"references, split at sentence ends": (references, _SENTENCE),
-            "references, split at , ; : too": (references, _CLAUSE)}
+    sets: dict[str, tuple[list[str], re.Pattern[str] | None]] = {
+        "references, split at sentence ends": (references, _SENTENCE),
+        "references, split at , ; : too": (references, _CLAUSE),
+    }
     if transcripts:
         sets["tiny.en transcripts, split at sentence ends"] = (transcripts, _SENTENCE)
     sets["stress: every 1-4 word stretch of the references"] = (references, None)

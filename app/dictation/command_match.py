@@ -50,7 +50,7 @@ class CommandPhrase:
     sounds_like: tuple[str, ...] = ()
 
 
-_SOUNDS_LIKE = {("comma",): ("comment",)}
+_SOUNDS_LIKE: dict[tuple[str, ...], tuple[str, ...]] = {("comma",): ("comment",)}
 """tiny.en writes "comma" said alone as "Comment" (a dictated "Comment." alone is rare)."""
 
 EDIT_PHRASES: tuple[CommandPhrase, ...] = (

@@ -101,7 +101,8 @@ class TranscriptView(QTextEdit):
         that"); like a commit it is not the user's edit, so Undo does not bring it back. False
         when the text no longer ends with it (the user edited there): nothing changes then."""
         committed = self.committed_text
-        target = removed if committed.endswith(removed) else removed.lstrip()  # a session's first words lose their space
+        # a session's first words lose their leading space here
+        target = removed if committed.endswith(removed) else removed.lstrip()
         if not target or not committed.endswith(target):
             return False
         end = self._tail_start()
