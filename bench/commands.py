@@ -163,6 +163,12 @@ def main() -> None:
             " ".join(s.text.strip() for s in engine.transcribe(read_wav(wav), DecodeOptions(beam_size=1))[0])
             for _, wav, _ in english_clips()]
         HEARD.write_text(json.dumps({"commands": heard, "transcripts": transcripts}, indent=1) + "\n", encoding="utf-8")
+    print_recall(heard)
+    print_false_triggers(transcripts)
+
+
+def print_recall(heard: list[dict[str, Any]]) -> None:
+    """The recall table: per command, then in all, for the editing commands, per voice and speed."""
     rows = score(heard)
     voices = sorted({(h["voice"], h["speed"]) for h in heard})
     by_said: Counter[str] = Counter(s for s, _, ok, _ in rows if ok)
@@ -174,6 +180,13 @@ def main() -> None:
     total, ok, exact = len(rows), sum(r[2] for r in rows), sum(r[3] for r in rows)
     print(f"\nrecall by sound: {ok}/{total} = {100 * ok / total:.1f} %;"
           f" heard exactly (old rule): {exact}/{total} = {100 * exact / total:.1f} %")
+    taking_back = [r for r in rows if r[0] in ("scratch that", "undo that", "delete last word")]
+    print(f"scratch that / undo that / delete last word: {sum(r[2] for r in taking_back)}/{len(taking_back)}")
+    print(f"per voice and speed: {per_voice(rows, heard)}")
+
+
+def print_false_triggers(transcripts: list[str]) -> None:
+    """The false-trigger table over the shared recordings' references (and tiny.en's transcripts)."""
     clips = english_clips()
     references = [ref for _, _, ref in clips]
     sets: dict[str, tuple[list[str], re.Pattern[str] | None]] = {
@@ -191,8 +204,6 @@ def main() -> None:
         if splitter is not None:
             for hit in which:
                 print(f"|   triggered by: {hit!r} | | | | |")
-    print(f"\nrecall per voice and speed: {per_voice(rows, heard)}")
-
 
 if __name__ == "__main__":
     main()
