@@ -88,6 +88,9 @@ class CommandGate:
     def process(self, event: DictationEvent) -> list[GateOutput]:
         """The events `event` makes: committed text post-processed, commands applied."""
         kind = event.type
+        if kind is EventType.TENTATIVE and self._held:
+            # held words are still shown, in grey, before the tail the worker has not committed
+            return [dataclasses.replace(event, text=self._held_text() + event.text)]
         if kind not in (EventType.COMMIT, EventType.FINAL, EventType.SUMMARY):
             return [event]
         out: list[GateOutput] = []

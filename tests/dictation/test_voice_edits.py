@@ -126,3 +126,13 @@ def test_the_end_mark_of_a_command_arriving_later_is_dropped() -> None:
     out += g.process(DictationEvent(EventType.COMMIT, "."))  # the command's own mark, after it
     out += g.process(DictationEvent(EventType.SUMMARY))
     assert shown(out) == "Keep this."
+
+
+def test_held_words_stay_visible_as_tentative_text() -> None:
+    g = gate()
+    assert g.process(DictationEvent(EventType.COMMIT, " Scratch")) == []
+    [shown_grey] = g.process(DictationEvent(EventType.TENTATIVE, " that"))
+    assert isinstance(shown_grey, DictationEvent) and shown_grey.text == " Scratch that"
+    g.process(DictationEvent(EventType.FINAL, " that."))
+    [after] = g.process(DictationEvent(EventType.TENTATIVE, " Next"))
+    assert isinstance(after, DictationEvent) and after.text == " Next"
