@@ -167,11 +167,19 @@ class CommandGate:
         if kind is CommandKind.DELETE_WORD:
             return [self._delete_word()]
         if kind is CommandKind.PUNCTUATION:
-            text = self._processor.feed(found.phrase.words)
-        else:
-            text = self._processor.feed_literal(_argument_text(found))
-        text += self._processor.end_utterance()
+            text = self._processor.feed(found.phrase.words) + self._processor.end_utterance()
+            guessed = _GUESSED_END.search(self.text)
+            mark = found.phrase.punctuation
+            if guessed is not None and mark is not None and mark.is_punctuation and self._done:
+                return [self._replace_end(kind, guessed.group(), text)]  # the user's mark, not Whisper's guess
+            return [self._text(event, text)]
+        text = self._processor.feed_literal(_argument_text(found)) + self._processor.end_utterance()
         return [self._text(event, text)]
+
+    def _replace_end(self, kind: CommandKind, removed: str, inserted: str) -> CommandEvent:
+        last = self._done[-1]
+        last.text = last.text[:len(last.text) - len(removed)] + inserted
+        return CommandEvent(kind, EndEdit(removed, inserted))
 
     def _scratch(self) -> CommandEvent:
         if not self._done:

@@ -136,3 +136,13 @@ def test_held_words_stay_visible_as_tentative_text() -> None:
     g.process(DictationEvent(EventType.FINAL, " that."))
     [after] = g.process(DictationEvent(EventType.TENTATIVE, " Next"))
     assert isinstance(after, DictationEvent) and after.text == " Next"
+
+
+def test_a_mark_said_alone_replaces_the_one_whisper_guessed() -> None:
+    g = gate()
+    out = say(g, "Wait.", "Comma.", "then go.")
+    assert [o for o in out if isinstance(o, CommandEvent)] == [
+        CommandEvent(CommandKind.PUNCTUATION, EndEdit(".", ","))]
+    assert shown(out) == g.text == "Wait, then go."
+    assert shown(say(gate(), "Is it ready.", "Question mark.")) == "Is it ready?"
+    assert shown(say(gate(), "See you.", "New line.", "Bye.")) == "See you.\nBye."  # a line break keeps it
