@@ -199,6 +199,8 @@ def _distance(heard: str, target: str) -> float:
     """Edits per letter of `target`; a short key must be heard exactly or with one sound more at
     its end ("Koeland" for "colon"): any other edit in three letters turns "can" into "colon"
     and "but" into "period"."""
+    if len(heard) < len(target) - 1:
+        return 1.0  # more than one sound missing: "Scratch." alone is a word, not "scratch that"
     edits = edit_distance(heard, target)
     if len(target) > SHORT_KEY or edits == 0 or (edits == 1 and heard.startswith(target)):
         return edits / max(1, len(target))

@@ -39,7 +39,8 @@ def test_a_misheard_comma_writes_a_comma() -> None:
     "Thank you.",
     "The period ended in March.",
     "Cap London is a town with a long name.",
-    "I live in.",  # one edit from "hyphen" (HFN), but short keys must start alike
+    "I live in.",  # one edit from "hyphen" (HFN): a short key matches only exactly
+    "Scratch.",  # "scratch that" with a word missing
 ])
 def test_dictated_sentences_are_text(sentence: str) -> None:
     assert match_command(sentence) is None
