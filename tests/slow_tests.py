@@ -52,6 +52,7 @@ SLOW: dict[str, str] = {
     # Dictation sessions: real time, or every clip through the live path.
     "tests/dictation/test_streaming_replay.py": "every espeak and shared clip through the live path and offline",
     "tests/dictation/test_conditions.py": "sessions of several utterances through the real live path",
+    "tests/dictation/test_voice_commands_replay.py": "spoken command clips through the real live path",
     "tests/dictation/test_sentence_shape.py": "two recordings through the live path",
     "tests/dictation/test_dictate_cli.py::test_committed_words_carry_times_near_the_spoken_word_edges":
         "shared clips replayed with word times",
@@ -78,10 +79,15 @@ SLOW: dict[str, str] = {
     "tests/desktop/test_hotkey_x11.py": "Xvfb and xdotool",
     "tests/desktop/test_keyboard_x11.py": "Xvfb and target apps in their own processes",
     "tests/desktop/test_output_router.py": "Xvfb and a router in a child process",
+    "tests/desktop/test_spoken_edits_x11.py": "Xvfb, xterm and a router in a child process",
     "tests/privacy/test_catalog_privacy.py": "strace over the window for seconds",
     "tests/privacy/test_no_telemetry.py": "waits past onnxruntime's telemetry start (about 10 s) under strace",
     # The window dictating or transcribing files with the real model.
     "tests/ui/test_dictation_text.py": "dictations in the window, real time",
+    "tests/ui/test_spoken_edits.py::test_scratch_that_takes_the_sentence_back_in_the_window_the_history_and_the_app":
+        "a spoken command clip dictated in the window",
+    "tests/ui/test_spoken_edits.py::test_delete_last_word_in_the_window_and_the_history":
+        "a spoken command clip dictated in the window",
     "tests/ui/test_dictation_window.py::test_record_shows_tentative_then_committed_text": "a dictation in real time",
     "tests/ui/test_dictation_errors.py": "dictations in the window, real time",
     "tests/ui/test_settings_dialog.py::test_pause_padding_and_punctuation_settings_reach_the_next_dictation":

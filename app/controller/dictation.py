@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from app.controller.dictation_text import UtteranceTimes, processed_events
+from app.controller.dictation_text import UtteranceTimes
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioSource,
@@ -20,6 +20,7 @@ from app.controller.ports import (
 from app.controller.states import ModelState, RecordState
 from app.dictation.events import DictationEvent, EventType
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
+from app.dictation.voice_edits import CommandEvent, CommandGate, GateOutput
 from app.engine.types import DecodeOptions
 from app.history.store import EntryKind, HistoryStore
 from app.settings.schema import DictationSettings
@@ -40,7 +41,9 @@ class DictationController(QObject):
     Every committed delta of a session reaches the history, `committed` (window, typed or pasted
     output) exactly once, also after an error: a session that reports an error (microphone lost)
     is FINISHING while its worker commits what it still has, and only its SUMMARY event (the last) closes it
-    and shows the error.
+    and shows the error. A spoken command that takes text back ("scratch that") is applied to
+    the history entry here and comes as `command` (a `CommandEvent`) for the window and the
+    output router, which apply the same `EndEdit`.
     """
 
     state_changed = Signal(object, str)  # RecordState, reason ("" unless ERROR)
@@ -51,6 +54,7 @@ class DictationController(QObject):
     level = Signal(float)  # 0..1
     commit_latency = Signal(float)  # milliseconds
     history_changed = Signal()
+    command = Signal(object)  # CommandEvent: a spoken command took committed text back
     _event = Signal(int, object)  # session number, DictationEvent; from the worker thread
 
     def __init__(
@@ -161,11 +165,11 @@ class DictationController(QObject):
         the worker thread, so a crash or kill right after a commit loses nothing (but words the
         post-processor still holds back, such as a "new" that may start "new line"); then the
         window is told. Events of one session arrive in order, so one processor serves it."""
-        processor = TextPostProcessor(self.postprocess)
+        gate = CommandGate(TextPostProcessor(self.postprocess), enabled=self.postprocess.spoken_punctuation)
         utterance = UtteranceTimes()
 
         def deliver(event: DictationEvent) -> None:
-            for processed in processed_events(processor, event):
+            for processed in gate.process(event):
                 try:  # queued and journaled when the database is locked; never stop the worker
                     self._store(entry_id, processed, utterance)
                 except Exception:
@@ -175,14 +179,23 @@ class DictationController(QObject):
 
         return deliver
 
-    def _store(self, entry_id: int, event: DictationEvent, utterance: UtteranceTimes) -> None:
+    def _store(self, entry_id: int, event: GateOutput, utterance: UtteranceTimes) -> None:
         """Committed text into the entry; once an utterance is over, when it was spoken."""
+        if isinstance(event, CommandEvent):
+            if event.edit is not None:
+                self._history.take_back(entry_id, event.edit.removed, event.edit.inserted)
+                utterance.take_back(event.edit)
+            return
         if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:
             self._history.append(entry_id, event.text)
         for piece in utterance.update(event):
             self._history.add_segment(entry_id, piece)
 
-    def _on_event(self, number: int, event: DictationEvent) -> None:
+    def _on_event(self, number: int, event: GateOutput) -> None:
+        if isinstance(event, CommandEvent):
+            self.command.emit(event)  # applied to the history already: show it, always
+            self.history_changed.emit()
+            return
         kind = event.type
         if kind in (EventType.COMMIT, EventType.FINAL):
             self._commit(event)  # committed text is in the history already: show it, always

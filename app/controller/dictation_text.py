@@ -1,28 +1,13 @@
-"""The text side of a dictation session, on its worker thread (Qt-free): committed deltas
-post-processed once, and the times of each utterance for the history entry."""
+"""The text side of a dictation session, on its worker thread (Qt-free): the times of each
+utterance for the history entry (the text itself is post-processed by
+`app.dictation.voice_edits.CommandGate`)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from app.dictation.events import DictationEvent, EventType
-from app.dictation.postprocess import TextPostProcessor
+from app.dictation.voice_edits import EndEdit
 from app.history.entry import split_closing_mark
 from app.history.store import TimedText
-
-
-def processed_events(processor: TextPostProcessor, event: DictationEvent) -> list[DictationEvent]:
-    """`event` with its committed delta post-processed; at the end of a session, what the
-    processor still held back comes first, as a COMMIT."""
-    kind = event.type
-    if kind == EventType.COMMIT:
-        return [dataclasses.replace(event, text=processor.feed(event.text), words=None)]
-    if kind == EventType.FINAL:
-        return [dataclasses.replace(event, text=processor.feed(event.text) + processor.end_utterance(), words=None)]
-    if kind == EventType.SUMMARY:
-        rest = processor.end_utterance()
-        return [DictationEvent(EventType.COMMIT, rest), event] if rest else [event]
-    return [event]
 
 
 class UtteranceTimes:
@@ -58,6 +43,14 @@ class UtteranceTimes:
         elif kind == EventType.SUMMARY:  # (stopped mid-utterance: it ends with its last words)
             done = self._finish()
         return done
+
+    def take_back(self, edit: EndEdit) -> None:
+        """A spoken command took `edit.removed` back: the utterance not yet handed out loses it
+        (an utterance already stored keeps its times and text)."""
+        if self.text.endswith(edit.removed):
+            self.text = self.text[:len(self.text) - len(edit.removed)] + edit.inserted
+            if not self.text.strip():
+                self._reset()
 
     def _reset(self) -> None:
         self.start = self.end = 0.0

@@ -74,6 +74,19 @@ def parse_replacements(text: str) -> tuple[Replacement, ...]:
 
 
 @dataclass(frozen=True)
+class ProcessorState:
+    """What a `TextPostProcessor` remembers between utterances (see `state()`)."""
+
+    held: str
+    session_started: bool
+    utterance_started: bool
+    glue: bool
+    capitalize_next: bool
+    lowercase_next: bool
+    spoken_mark: bool
+
+
+@dataclass(frozen=True)
 class _Token:
     """One whitespace-separated piece of Whisper text, split around its word."""
 
@@ -133,6 +146,28 @@ class TextPostProcessor:
     def feed(self, delta: str) -> str:
         self._pending.extend(_tokens(delta))
         return self._drain(final=False)
+
+    def feed_literal(self, text: str) -> str:
+        """Output `text` as words: no spoken command, filler or replacement applies to it."""
+        out = self._drain(final=True)
+        return out + "".join(self._word(token, user_text=True) for token in _tokens(text))
+
+    def flush_held(self) -> str:
+        """The closing punctuation held back after the last word (it ends what came before)."""
+        out, self._held = self._held, ""
+        return out
+
+    def state(self) -> ProcessorState:
+        """Between utterances: what `restore` needs to continue as if nothing came after."""
+        return ProcessorState(self._held, self._session_started, self._utterance_started, self._glue,
+                              self._capitalize_next, self._lowercase_next, self._spoken_mark)
+
+    def restore(self, state: ProcessorState) -> None:
+        """Continue from `state` (an utterance was taken back): spacing and capitals as then."""
+        self._pending = []
+        self._held, self._session_started, self._utterance_started = state.held, state.session_started, False
+        self._glue, self._capitalize_next = state.glue, state.capitalize_next
+        self._lowercase_next, self._spoken_mark = state.lowercase_next, state.spoken_mark
 
     def end_utterance(self) -> str:
         out = self._drain(final=True) + self._held

@@ -41,6 +41,11 @@ def _changed(entry: HistoryEntry, write: PendingWrite) -> HistoryEntry:
     if write.op == "append":
         original = entry.original + args["text"] if entry.original else ""
         return replace(entry, text=entry.text + args["text"], original=original, updated=args["at"])
+    if write.op == "take_back" and entry.text.endswith(args["removed"]):
+        cut = len(args["removed"])
+        original = entry.original[:len(entry.original) - cut] + args["text"] if entry.original else ""
+        return replace(entry, text=entry.text[:len(entry.text) - cut] + args["text"], original=original,
+                       updated=args["at"])
     if write.op == "set_segments":
         first_edit = not entry.original and entry.text != args["text"]
         original = entry.text if first_edit else entry.original

@@ -54,6 +54,11 @@ _SQL = {
     " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments, :stopped_at_s)",
     "append": "UPDATE entries SET text = text || :text, updated = :at,"
     " original = CASE WHEN original = '' THEN '' ELSE original || :text END WHERE id = :id",
+    # a spoken "scratch that": only while the text still ends with what is taken back
+    "take_back": "UPDATE entries SET text = substr(text, 1, length(text) - length(:removed)) || :text,"
+    " updated = :at, original = CASE WHEN original = '' THEN ''"
+    " ELSE substr(original, 1, length(original) - length(:removed)) || :text END"
+    " WHERE id = :id AND substr(text, length(text) - length(:removed) + 1) = :removed",
     # the first edit keeps the text as it was transcribed, for Revert
     "set_text": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
     " ELSE original END, text = :text, updated = :at WHERE id = :id",
@@ -120,6 +125,11 @@ class HistoryStore:
     def append(self, entry_id: int, text: str) -> None:
         """Add committed text to the end of an entry (stored at once, or queued and journaled)."""
         self._write("append", id=entry_id, text=text)
+
+    def take_back(self, entry_id: int, removed: str, text: str = "") -> None:
+        """Replace `removed` at the end of an entry's text by `text` (a spoken editing command);
+        nothing changes when the text no longer ends with `removed`."""
+        self._write("take_back", id=entry_id, removed=removed, text=text)
 
     def set_text(self, entry_id: int, text: str) -> None:
         """Replace an entry's text (the user edited it)."""

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PendingWrite:
-    """One history write: `op` is create / append / set_text / set_segments / delete / delete_if_empty;
+    """One history write: `op` is create / append / take_back / set_text / set_segments / delete / delete_if_empty;
     `args` its values (ids, texts, times in seconds since the epoch); `uid` names it so a
     replay applies it exactly once."""
 

@@ -21,11 +21,19 @@ from PySide6.QtWidgets import (
 
 import app
 from app.diagnostics import log_file_path
+from app.dictation.command_match import EDIT_PHRASES, LITERAL_WORD, CommandKind
 from app.dictation.spoken_commands import DEFAULT_FILLERS, SPOKEN_COMMANDS
 from app.ui.icons import ICON_DIR
 
 NOTICES = ICON_DIR.parent / "THIRD_PARTY_NOTICES.txt"
 _SHOWN_TEXT = {"\n": "a new line", "\n\n": "a new paragraph"}
+EDIT_EFFECTS = {
+    CommandKind.SCRATCH: "the last thing you said is taken back",
+    CommandKind.DELETE_WORD: "the last word is taken back",
+    CommandKind.CAP: "the words after it with a capital letter (“cap london”: London)",
+    CommandKind.ALL_CAPS: "the words after it in capitals (“all caps nasa”: NASA)",
+}
+"""What each editing command does, as the Spoken commands table says it."""
 KEYBOARD_EXTRAS = (
     ("Move between controls", "Tab / Shift+Tab"),
     ("Press the focused button", "Space"),
@@ -88,19 +96,26 @@ def show_shortcuts(parent: QWidget, actions: Mapping[str, QAction], hotkey: str)
 
 
 def spoken_command_rows() -> list[tuple[str, str]]:
-    """(what to say, what is written) for every spoken command the post-processor knows."""
+    """(what to say, what you get) for every editing command, every spoken punctuation command
+    the post-processor knows, and the "literal" escape."""
     rows: dict[str, list[str]] = {}
+    for phrase in EDIT_PHRASES:
+        words = f"{phrase.words} …" if phrase.takes_words else phrase.words
+        rows.setdefault(EDIT_EFFECTS[phrase.kind], []).append(words)
     for command in SPOKEN_COMMANDS:
         shown = _SHOWN_TEXT.get(command.text, command.text)
         rows.setdefault(shown, []).append(" ".join(command.words))
+    rows["the words after it, as words (“literal comma”: comma)"] = [f"{LITERAL_WORD} …"]
     return [(" or ".join(f"“{p}”" for p in phrases), shown) for shown, phrases in rows.items()]
 
 
 def show_spoken_commands(parent: QWidget, enabled: bool) -> HelpTable:
     state = "on" if enabled else "off (turn it on in Settings > Dictate into apps)"
     fillers = ", ".join(sorted(DEFAULT_FILLERS))
-    note = (f"Say these while dictating; the text gets the punctuation instead. Spoken commands are {state}."
-            f" Filler words are left out when that option is on: {fillers}.")
+    note = (f"Say these while dictating. A command said on its own, between pauses, is recognised even"
+            f" when the model writes it as words that sound alike; in a longer sentence only the punctuation"
+            f" words are. Taking words back in another app works while the focus stays there."
+            f" Spoken commands are {state}. Filler words are left out when that option is on: {fillers}.")
     dialog = HelpTable("Spoken commands", note, ("Say", "You get"), spoken_command_rows(), parent)
     dialog.open()
     return dialog

@@ -39,6 +39,7 @@ from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
 from app.ui.save_paths import ask_save_path, save_transcript_path
+from app.ui.spoken_edits import show_spoken_edits
 from app.ui.status_line import StatusLine
 from app.ui.theme import apply_theme, follow_theme_setting
 from app.ui.transcript_view import TranscriptView
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         c.dictation.state_changed.connect(self._on_record_state)
         c.record_display.changed.connect(lambda shown: self.record_bar.set_state(shown.state, shown.detail))
         c.dictation.committed.connect(self.transcript.append_committed)
+        show_spoken_edits(self.transcript, c.dictation, self.notice.show_message)
         self.live_edits = LiveEditSaver(self.transcript, c.dictation, c.history, self.history_panel.refresh, self)
         c.dictation.tentative.connect(self.transcript.set_tentative)
         self.transcript.undo_changed.connect(self._update_undo)

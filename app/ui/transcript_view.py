@@ -96,6 +96,25 @@ class TranscriptView(QTextEdit):
         self._render(delta)
         self._set_editable(True)
 
+    def take_back_end(self, removed: str, inserted: str = "") -> bool:
+        """Replace `removed` at the end of the committed text by `inserted` (a spoken "scratch
+        that"); like a commit it is not the user's edit, so Undo does not bring it back. False
+        when the text no longer ends with it (the user edited there): nothing changes then."""
+        committed = self.committed_text
+        # a session's first words lose their leading space here
+        target = removed if committed.endswith(removed) else removed.lstrip()
+        if not target or not committed.endswith(target):
+            return False
+        end = self._tail_start()
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(end - _qt_len(target))
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        self._rendering = True
+        cursor.insertText(inserted, self._committed_format())
+        self._rendering = False
+        self._shadow = self.document().toRawText()
+        return True
+
     def set_tentative(self, text: str) -> None:
         committed = self.committed_text
         if self._new_session is not None and committed.strip() and text.strip():

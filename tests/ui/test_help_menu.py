@@ -9,6 +9,7 @@ from gui_helpers import open_window
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QLabel, QMessageBox
 
+from app.dictation.command_match import EDIT_PHRASES
 from app.dictation.spoken_commands import SPOKEN_COMMANDS
 from app.ui.help_dialogs import HelpTable
 
@@ -42,8 +43,13 @@ def test_spoken_commands_lists_every_command_the_post_processor_knows(qtbot, par
     said = " ".join(say for say, _ in rows)
     for command in SPOKEN_COMMANDS:
         assert f"“{' '.join(command.words)}”" in said
+    for phrase in EDIT_PHRASES:
+        assert f"“{phrase.words}" in said
     assert ("“comma”", ",") in rows
     assert ("“new line” or “newline”", "a new line") in rows
+    assert ("“scratch that” or “undo that”", "the last thing you said is taken back") in rows
+    assert ("“delete last word”", "the last word is taken back") in rows
+    assert ("“literal …”", "the words after it, as words (“literal comma”: comma)") in rows
     assert "Spoken commands are on" in dialog.note.text()
 
 

@@ -92,8 +92,11 @@ class DesktopIntegration(QObject):
         self.server: ControlServer | None = None
         self._state = RecordState.IDLE
         self.router.error.connect(self.notice)
+        self.router.notice.connect(self.notice)
         dictation.state_changed.connect(self._on_state)
         dictation.committed.connect(self.router.committed)
+        if hasattr(dictation, "command"):
+            dictation.command.connect(self.router.take_back)
         if hasattr(dictation, "utterance_ended"):
             dictation.utterance_ended.connect(self.router.utterance_ended)
         self.hotkey.pressed.connect(self._on_pressed)

@@ -5,6 +5,10 @@ and the history stores); `OutputOptions.postprocess` are the rules the controlle
 Tentative text never comes here: only committed deltas, utterance ends and session ends.
 While the global hotkey is held the keyboard is grabbed by Earshot, so output waits until it
 is released (`set_held`).
+
+A spoken command that takes text back ("scratch that") is applied with backspaces only while
+`TypedRecord` says the focused window still ends with what Earshot typed there; otherwise
+`notice` says why the text stays.
 """
 
 from __future__ import annotations
@@ -12,12 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 
 from app.controller.desktop.clipboard_paste import ClipboardPaster
-from app.desktop.typing import OutputMode, OutputWorker
+from app.desktop.typing import OutputMode, OutputWorker, TakeBackRefusal, TypedRecord, focused_window_id
 from app.dictation.postprocess import PostProcessOptions
+from app.dictation.voice_edits import CommandEvent
+
+FOCUS_POLL_MS = 250
+"""How often the focus is checked while typed text could be taken back (leaving forgets it)."""
+BACKSPACE = "BackSpace"
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,7 @@ class OutputRouter(QObject):
     """`error` carries a user-facing message (once per session) when text could not be delivered."""
 
     error = Signal(str)
+    notice = Signal(str)  # one line: a spoken command could not change the focused app's text
     _worker_error = Signal(str)
 
     def __init__(
@@ -40,8 +50,13 @@ class OutputRouter(QObject):
         options: OutputOptions | None = None,
         worker_factory: Callable[[Callable[[str], None]], OutputWorker] = OutputWorker,
         parent: QObject | None = None,
+        window_id: Callable[[], int | None] = focused_window_id,
     ) -> None:
         super().__init__(parent)
+        self.typed = TypedRecord()
+        self._window_id = window_id
+        self._focus_watch = QTimer(self, interval=FOCUS_POLL_MS)
+        self._focus_watch.timeout.connect(self._watch_focus)
         self.options = options or OutputOptions()
         self._worker = worker_factory(self._worker_error.emit)
         self._paster: ClipboardPaster | None = None
@@ -71,6 +86,26 @@ class OutputRouter(QObject):
     def session_ended(self) -> None:
         self.utterance_ended()
 
+    def take_back(self, event: CommandEvent) -> None:
+        """Apply a spoken command's `EndEdit` to the focused app, when it is safe (see the module)."""
+        edit = event.edit
+        if edit is None or self.options.mode is OutputMode.WINDOW or QGuiApplication.focusWindow() is not None:
+            return  # nothing typed elsewhere: the window shows the change
+        if self._waiting.endswith(edit.removed):  # not typed yet (the hotkey is down)
+            self._waiting = self._waiting[:len(self._waiting) - len(edit.removed)] + edit.inserted
+            return
+        if self._paster is not None and self._paster.busy:
+            self.notice.emit(TakeBackRefusal.BUSY.value)
+            return
+        plan = self.typed.take_back(self._window_id(), edit.removed, edit.inserted)
+        if plan.refused is not None:
+            self.notice.emit(plan.refused.value)
+            return
+        for _ in range(plan.backspaces):
+            self._worker.send_keys(BACKSPACE)
+        if plan.text:
+            self._send(plan.text)
+
     def set_held(self, held: bool) -> None:
         self._held = held
         if not held and self._waiting:
@@ -97,10 +132,21 @@ class OutputRouter(QObject):
             return  # Earshot's own window has the focus: the text is shown there already
         if self._held:
             self._waiting += text
-        elif self.options.mode is OutputMode.TYPE:
+            return
+        self._send(text)
+        self.typed.typed(self._window_id(), text)
+        self._focus_watch.start()
+
+    def _send(self, text: str) -> None:
+        if self.options.mode is OutputMode.TYPE:
             self._worker.type_text(text)
         else:
             self.paster.paste(text)
+
+    def _watch_focus(self) -> None:
+        self.typed.focus_seen(self._window_id())
+        if not self.typed.text:
+            self._focus_watch.stop()
 
     def _report(self, message: str) -> None:
         if not self._reported:

@@ -8,7 +8,8 @@ paste mode needs Qt and lives in app.controller.
 
 from app.desktop.typing.base import KeyboardBackend, OutputError, OutputMode
 from app.desktop.typing.select import candidate_backends, open_keyboard
-from app.desktop.typing.targets import PasteTarget, focused_window_class, paste_target
+from app.desktop.typing.targets import PasteTarget, focused_window_class, focused_window_id, paste_target
+from app.desktop.typing.typed_record import TakeBack, TakeBackRefusal, TypedRecord
 from app.desktop.typing.typing_worker import OutputWorker
 
 __all__ = [
@@ -17,8 +18,12 @@ __all__ = [
     "OutputMode",
     "OutputWorker",
     "PasteTarget",
+    "TakeBack",
+    "TakeBackRefusal",
+    "TypedRecord",
     "candidate_backends",
     "focused_window_class",
+    "focused_window_id",
     "open_keyboard",
     "paste_target",
 ]

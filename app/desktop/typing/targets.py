@@ -42,6 +42,32 @@ def paste_target(window_class: str | None, platform: str = sys.platform) -> Past
     return PasteTarget("ctrl+v", window_class=window_class)
 
 
+def focused_window_id(display: Any = None) -> int | None:
+    """The id of the focused X11 window (where typed keys go); None when unknown (no X11, no
+    python-xlib, nothing focused)."""
+    try:
+        from Xlib import X
+        from Xlib.display import Display
+        from Xlib.error import DisplayError, XError
+    except ImportError:
+        return None
+    own = display is None
+    try:
+        display = display or Display()
+    except (DisplayError, OSError, ValueError):
+        return None
+    try:
+        window = display.get_input_focus().focus
+        if not hasattr(window, "id") or window in (X.NONE, X.PointerRoot):
+            return None
+        return int(window.id)
+    except XError:
+        return None
+    finally:
+        if own:
+            display.close()
+
+
 def focused_window_class(display: Any = None) -> str | None:
     """The WM_CLASS class (e.g. "XTerm") of the focused X11 window or its nearest ancestor that
     has one; None when unknown (no X11, no python-xlib, nothing focused)."""

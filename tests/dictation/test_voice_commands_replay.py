@@ -1,0 +1,40 @@
+"""Spoken editing commands end to end: espeak-ng clips replayed through the real live worker and
+tiny.en, the session's events through the command gate (tests/data/make_command_clips.sh)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dictation_helpers import replay
+from earshot_testing import read_wav
+
+from app.dictation.command_match import CommandKind
+from app.dictation.events import EventType
+from app.dictation.postprocess import TextPostProcessor
+from app.dictation.voice_edits import CommandEvent, CommandGate, GateOutput
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def gated(engine, clip: str) -> tuple[list[GateOutput], str]:  # type: ignore[no-untyped-def]
+    """Every gate output of the replayed clip, and the session's text as the user gets it."""
+    gate = CommandGate(TextPostProcessor())
+    out: list[GateOutput] = []
+    for event in replay(engine, read_wav(DATA / clip)).events:
+        out += gate.process(event)
+    return out, gate.text
+
+
+def test_scratch_that_takes_back_the_sentence_before_it(engine) -> None:  # type: ignore[no-untyped-def]
+    out, text = gated(engine, "espeak_scratch_that.wav")
+    commands = [o for o in out if isinstance(o, CommandEvent)]
+    assert [c.kind for c in commands] == [CommandKind.SCRATCH]
+    assert commands[0].edit is not None and "report" in commands[0].edit.removed
+    assert text == "Please call the office today."
+    assert out[-1].type is EventType.SUMMARY  # type: ignore[union-attr]
+
+
+def test_delete_last_word_takes_back_one_word(engine) -> None:  # type: ignore[no-untyped-def]
+    out, text = gated(engine, "espeak_delete_word.wav")
+    assert [o.kind for o in out if isinstance(o, CommandEvent)] == [CommandKind.DELETE_WORD]
+    assert text == "Please call the office"
