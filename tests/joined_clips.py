@@ -6,6 +6,8 @@ read from ../shared (never copied into the repository). Import as `joined_clips`
 from __future__ import annotations
 
 import csv
+import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,14 +59,21 @@ def joined(clips: list[Clip], order: list[int]) -> tuple[np.ndarray, list[str]]:
     return np.concatenate(pieces), [clips[i].text for i in order]
 
 
+_NUMBERS = {w: str(i) for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])}
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words without punctuation, number words as digits. (Whisper's English
+    normaliser turns "1, 2, 3" into "one 2 3" and "One, two, three" into "123": a clip said the
+    same way twice would differ by a run of words.)"""
+    return [_NUMBERS.get(w, w) for w in re.findall(r"[a-z0-9']+", text.lower().replace("-", " "))]
+
+
 def changed_runs(expected: str, heard: str) -> list[tuple[list[str], list[str]]]:
-    """Where `heard` differs from `expected` (texts normalised for English WER): each run of
-    consecutive words (lost, added) in their alignment."""
-    import difflib
-
-    from app.engine.wer import normalize
-
-    a, b = normalize(expected).split(), normalize(heard).split()
+    """Where `heard` differs from `expected` (as `words`): each run of consecutive words
+    (lost, added) in their alignment."""
+    a, b = words(expected), words(heard)
     return [(a[i:j], b[k:m]) for tag, i, j, k, m in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
             if tag != "equal"]
 

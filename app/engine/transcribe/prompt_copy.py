@@ -4,7 +4,13 @@ espeak clips said twice can write its second window as "I need $300 for the new 
 has 12 people ..." copied from the prompt, twice, losing everything that window heard, at a good
 average log-probability, so neither the log-probability nor the compression-ratio fallback
 catches it). The check here finds such a window; the transcriber then decodes it again without the
-previous text, and that decode, which hears only the audio, is kept."""
+previous text, and that decode, which hears only the audio, is kept.
+
+In a file the copy can be short: tiny.en conditioned on a window that ended "... Montreal. First.
+A liner. Printing in the only sense ..." can write the next window, which says "one two three"
+twice and begins that sentence again, as "Montreal. First. A liner." alone, four words timed over
+eleven seconds of speech that is then lost. Files therefore check runs of FILE_COPIED_RUN_WORDS.
+Dictation keeps the longer run: its windows are a few seconds and are re-decoded as they grow."""
 
 from __future__ import annotations
 
@@ -14,6 +20,12 @@ COPIED_RUN_WORDS = 8
 """A window that repeats this many consecutive words of its prompt is decoded again without it:
 long enough that ordinary speech rarely repeats it within 30 s; speech that really does repeat
 decodes to the same words without the prompt, at the cost of one more decode."""
+
+FILE_COPIED_RUN_WORDS = 4
+"""The run a window of a file may repeat from its prompt before it is decoded again without it.
+Real speech that repeats a phrase (a refrain, "one two three" said twice) is heard again
+without the prompt, so the decode kept loses nothing; the cost is one more decode of that
+window, and a prompt that starts afresh after it."""
 
 _WORD = re.compile(r"[a-z0-9']+")
 

@@ -1,8 +1,8 @@
 """Long-file WER of the shared English clips joined in several orders, against the same clips
 transcribed alone: a long file must lose and repeat no phrase.
 
-    python bench/joined_clips.py                         # speech and speech2, fp32 beam 5, all orders
-    python bench/joined_clips.py --set speech --precision int8 --beam-size 1 --orders forward+reverse
+    python bench/long_file_wer.py                         # speech and speech2, fp32 beam 5, all orders
+    python bench/long_file_wer.py --set speech --precision int8 --beam-size 1 --orders forward+reverse
 
 Each clip of at most 30 s is followed by 1 s of silence (tests/joined_clips.py builds the files).
 Prints, per set and order, the WER of the joined file's text against the joined references and
@@ -19,16 +19,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]  # this checkout's app, not an installed one
 
+import numpy as np  # noqa: E402
 from joined_clips import changed_runs, english_clips, joined, longest_change, orders  # noqa: E402
 
 from app.engine.models.loader import load_engine  # noqa: E402
+from app.engine.transcribe.whisper_engine import WhisperEngine  # noqa: E402
 from app.engine.types import DecodeOptions, Precision  # noqa: E402
 from app.engine.wer import word_error_rate  # noqa: E402
 
 SETS = {"speech": REPO.parent / "shared" / "data" / "speech", "speech2": REPO.parent / "shared" / "data" / "speech2"}
 
 
-def _text(engine, audio, options) -> str:  # type: ignore[no-untyped-def]
+def _text(engine: WhisperEngine, audio: np.ndarray, options: DecodeOptions) -> str:
     segments, _ = engine.transcribe(audio, options)
     return " ".join(s.text.strip() for s in segments)
 
