@@ -8,9 +8,10 @@ previous text, and that decode, which hears only the audio, is kept.
 
 In a file the copy can be short: tiny.en conditioned on a window that ended "... Montreal. First.
 A liner. Printing in the only sense ..." can write the next window, which says "one two three"
-twice and begins that sentence again, as "Montreal. First. A liner." alone, four words timed over
-eleven seconds of speech that is then lost. Files therefore check runs of FILE_COPIED_RUN_WORDS that open a window.
-Dictation keeps the longer run: its windows are a few seconds and are re-decoded as they grow."""
+twice and begins that sentence again, as "Montreal. First. A liner." alone, four words stamped
+over the speech it lost. A window of a file is therefore also decoded again when it opens with a
+run of FILE_COPIED_RUN_WORDS of its prompt. Dictation (app/dictation/policy.py) checks the
+longer run only."""
 
 from __future__ import annotations
 
