@@ -110,3 +110,20 @@ def test_a_settings_path_that_is_not_a_file_gives_defaults_and_is_kept(tmp_path:
     assert kind != "a_folder" or (store.backup_path / "note.txt").read_text() == "the user's"
     store.save(result.settings)
     assert store.load().notice is None
+
+
+@pytest.mark.parametrize("cut", ["empty", "half", "one_byte_short"])
+def test_an_empty_or_truncated_file_loads_as_settings_or_defaults_and_saving_works(tmp_path: Path, cut: str) -> None:
+    """A settings.toml cut short (a disk that filled while another program wrote it, a copy
+    stopped half way): never an exception; what still parses is kept, anything else is the
+    defaults with a one-line notice and the bytes kept aside."""
+    path = tmp_path / "settings.toml"
+    store = SettingsStore(path)
+    store.save(Settings())
+    data = path.read_bytes()
+    path.write_bytes({"empty": b"", "half": data[: len(data) // 2], "one_byte_short": data[:-1]}[cut])
+    loaded = store.load()
+    assert isinstance(loaded.settings, Settings)
+    assert loaded.notice is None or "\n" not in loaded.notice
+    store.save(loaded.settings)
+    assert store.load().notice is None

@@ -28,7 +28,12 @@ from app.engine.timing.time_clamp import clamp_in_place
 from app.engine.timing.window_words import WindowWords
 from app.engine.timing.word_timing import WindowWordAligner
 from app.engine.transcribe.audio_stream import StreamedFeatures
-from app.engine.transcribe.prompt_copy import copies_prompt
+from app.engine.transcribe.prompt_copy import (
+    COPIED_RUN_WORDS,
+    FILE_COPIED_RUN_WORDS,
+    FILE_COPY_OPENING_WORDS,
+    copies_prompt,
+)
 from app.engine.transcribe.speech_map import SPEECH_PAD_FRAMES, SpeechDetector, SpeechMap
 from app.engine.types import (
     SAMPLE_RATE,
@@ -150,7 +155,9 @@ class FileTranscriber:
         starts afresh after this window (prompt_copy.py says why)."""
         conditioned = state.all_tokens[state.prompt_reset_since:]
         result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial + conditioned), self.cancel)
-        if conditioned and copies_prompt(result.text, self.runtime.tokenizer.decode(conditioned)):
+        said = self.runtime.tokenizer.decode(conditioned) if conditioned else ""
+        if said and (copies_prompt(result.text, said, COPIED_RUN_WORDS)
+                     or copies_prompt(result.text, said, FILE_COPIED_RUN_WORDS, FILE_COPY_OPENING_WORDS)):
             result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial), self.cancel)
             state.prompt_reset_since = len(state.all_tokens)
         return result
