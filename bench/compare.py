@@ -141,6 +141,8 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
         from app.engine.runtime import ort_sessions
 
         ort_sessions.SessionConfig.__init__.__defaults__ = ("cpu", 0, False)
+    if cfg.engine == "earshot-mixed":  # the encoder's threads sleep between ops, the decoder's spin
+        _encoder_sleeps()
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
@@ -153,6 +155,22 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
                 "n_tokens": t.n_tokens}
 
     return run
+
+
+def _encoder_sleeps() -> None:
+    """Make the next model load give only the encoder's session sleeping threads."""
+    import dataclasses
+
+    from app.engine.convert.layout import ENCODER_FILE
+    from app.engine.runtime import whisper_runtime
+    from app.engine.runtime.ort_sessions import SessionConfig, create_session
+
+    def create(path: Path | bytes, config: SessionConfig, folder: Path | None = None) -> Any:
+        if isinstance(path, Path) and path.name == ENCODER_FILE:
+            config = dataclasses.replace(config, spinning=False)
+        return create_session(path, config, folder)
+
+    whisper_runtime.__dict__["create_session"] = create
 
 
 def _fw_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[np.float32]], ClipResult]:
@@ -246,8 +264,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int8-accurate", "int4", "auto"])
-    parser.add_argument("--engines", nargs="+", default=["earshot"], choices=["earshot", "earshot-nospin"],
-                        help="earshot-nospin: onnxruntime's worker threads sleep between ops")
+    parser.add_argument("--engines", nargs="+", default=["earshot"],
+                        choices=["earshot", "earshot-nospin", "earshot-mixed"],
+                        help="earshot-nospin: onnxruntime's worker threads sleep between ops; earshot-mixed: "
+                             "the encoder's sleep, the decoder's spin")
     parser.add_argument("--busy", type=int, default=0, metavar="N",
                         help="also run every round with N busy-loop processes beside it (labels end :busyN)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
@@ -272,7 +292,7 @@ def main() -> None:
         print(f"{model}: {len(configs)} configurations x {args.rounds} rounds, {args.threads} threads", file=sys.stderr)
         raw = run_model(model, configs, args.rounds, args.threads, args.busy)
         table = summarize(raw, english_clips(), statistics.median)
-        write_outputs(model, raw, table, RESULTS)
+        write_outputs(model, raw, table, RESULTS, f"-busy{args.busy}" if args.busy else "")
 
 
 if __name__ == "__main__":

@@ -81,15 +81,20 @@ def markdown(model: str, table: list[Row], n_clips: int) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(model: str, raw: dict[str, list[Round]], table: list[Row], folder: Path) -> None:
+def write_outputs(model: str, raw: dict[str, list[Round]], table: list[Row], folder: Path, tag: str = "") -> None:
+    """bench/results/compare-<model><tag>.json, .md and (with matplotlib, `.[bench]`) .png."""
     folder.mkdir(parents=True, exist_ok=True)
     n_clips = len(table[0]["tokens"])
     text = markdown(model, table, n_clips)
     print(text)
     slim = [{k: v for k, v in r.items() if k != "tokens"} for r in table]
-    (folder / f"compare-{model}.json").write_text(json.dumps({"model": model, "table": slim, "raw": raw}, indent=1))
-    (folder / f"compare-{model}.md").write_text(text + "\n")
-    _chart(model, table, folder / f"compare-{model}.png")
+    stem = f"compare-{model}{tag}"
+    (folder / f"{stem}.json").write_text(json.dumps({"model": model, "table": slim, "raw": raw}, indent=1))
+    (folder / f"{stem}.md").write_text(text + "\n")
+    try:
+        _chart(model, table, folder / f"{stem}.png")
+    except ImportError:
+        print("no chart: matplotlib is not installed (pip install -e '.[bench]')")
 
 
 def _chart(model: str, table: list[Row], path: Path) -> None:
