@@ -137,12 +137,8 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
-    if cfg.engine == "earshot-nospin":  # worker threads sleep between ops instead of spinning
-        from app.engine.runtime import ort_sessions
-
-        ort_sessions.SessionConfig.__init__.__defaults__ = ("cpu", 0, False)
-    if cfg.engine == "earshot-mixed":  # the encoder's threads sleep between ops, the decoder's spin
-        _encoder_sleeps()
+    if cfg.engine in ("earshot-nospin", "earshot-mixed"):  # worker threads sleep between ops instead of spinning
+        _threads_sleep(encoder_only=cfg.engine == "earshot-mixed")
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
@@ -157,8 +153,8 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     return run
 
 
-def _encoder_sleeps() -> None:
-    """Make the next model load give only the encoder's session sleeping threads."""
+def _threads_sleep(encoder_only: bool) -> None:
+    """Make the next model load give its sessions (or only the encoder's) sleeping threads."""
     import dataclasses
 
     from app.engine.convert.layout import ENCODER_FILE
@@ -166,7 +162,7 @@ def _encoder_sleeps() -> None:
     from app.engine.runtime.ort_sessions import SessionConfig, create_session
 
     def create(path: Path | bytes, config: SessionConfig, folder: Path | None = None) -> Any:
-        if isinstance(path, Path) and path.name == ENCODER_FILE:
+        if not encoder_only or (isinstance(path, Path) and path.name == ENCODER_FILE):
             config = dataclasses.replace(config, spinning=False)
         return create_session(path, config, folder)
 

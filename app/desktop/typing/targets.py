@@ -8,8 +8,11 @@ We recognise them by the WM_CLASS of the focused X11 window.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 PRIMARY_TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "st", "st-256color", "eterm", "aterm"})
 CLIPBOARD_TERMINALS = frozenset({
@@ -45,6 +48,32 @@ def paste_target(window_class: str | None, platform: str = sys.platform) -> Past
 def focused_window_id(display: Any = None) -> int | None:
     """The id of the focused X11 window (where typed keys go); None when unknown (no X11, no
     python-xlib, nothing focused)."""
+    return _read_focus(display, lambda window, _display: int(window.id))
+
+
+def focused_window_class(display: Any = None) -> str | None:
+    """The WM_CLASS class (e.g. "XTerm") of the focused X11 window or its nearest ancestor that
+    has one; None when unknown (no X11, no python-xlib, nothing focused)."""
+    return _read_focus(display, _wm_class)
+
+
+def _wm_class(window: Any, display: Any) -> str | None:
+    from Xlib import X
+
+    root = display.screen().root
+    while hasattr(window, "id") and window not in (X.NONE, X.PointerRoot):
+        wm_class = window.get_wm_class()
+        if wm_class:
+            return str(wm_class[1] or wm_class[0])
+        if window.id == root.id:
+            return None
+        window = window.query_tree().parent
+    return None
+
+
+def _read_focus(display: Any, read: Callable[[Any, Any], T]) -> T | None:
+    """`read(window, display)` of the focused X11 window, on `display` or a connection opened
+    for this call; None when there is no X11, no python-xlib, no focus, or the server errs."""
     try:
         from Xlib import X
         from Xlib.display import Display
@@ -60,39 +89,7 @@ def focused_window_id(display: Any = None) -> int | None:
         window = display.get_input_focus().focus
         if not hasattr(window, "id") or window in (X.NONE, X.PointerRoot):
             return None
-        return int(window.id)
-    except XError:
-        return None
-    finally:
-        if own:
-            display.close()
-
-
-def focused_window_class(display: Any = None) -> str | None:
-    """The WM_CLASS class (e.g. "XTerm") of the focused X11 window or its nearest ancestor that
-    has one; None when unknown (no X11, no python-xlib, nothing focused)."""
-    try:
-        from Xlib import X
-        from Xlib.display import Display
-        from Xlib.error import DisplayError, XError
-    except ImportError:
-        return None
-    own = display is None
-    try:
-        display = display or Display()
-    except (DisplayError, OSError, ValueError):
-        return None
-    try:
-        window = display.get_input_focus().focus
-        root = display.screen().root
-        while hasattr(window, "id") and window not in (X.NONE, X.PointerRoot):
-            wm_class = window.get_wm_class()
-            if wm_class:
-                return str(wm_class[1] or wm_class[0])
-            if window.id == root.id:
-                return None
-            window = window.query_tree().parent
-        return None
+        return read(window, display)
     except XError:
         return None
     finally:
