@@ -47,8 +47,9 @@ class UtteranceTimes:
     def take_back(self, edit: EndEdit) -> None:
         """A spoken command took `edit.removed` back: the utterance not yet handed out loses it
         (an utterance already stored keeps its times and text)."""
-        if self.text.endswith(edit.removed):
-            self.text = self.text[:len(self.text) - len(edit.removed)] + edit.inserted
+        edited = edit.applied_to(self.text)
+        if edited is not None:
+            self.text = edited
             if not self.text.strip():
                 self._reset()
 

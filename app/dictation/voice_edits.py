@@ -40,6 +40,12 @@ class EndEdit:
     removed: str
     inserted: str = ""
 
+    def applied_to(self, text: str) -> str | None:
+        """`text` with the edit made; None when it no longer ends with `removed`."""
+        if not text.endswith(self.removed):
+            return None
+        return text[:len(text) - len(self.removed)] + self.inserted
+
 
 @dataclass(frozen=True)
 class CommandEvent:

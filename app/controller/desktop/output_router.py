@@ -91,8 +91,9 @@ class OutputRouter(QObject):
         edit = event.edit
         if edit is None or self.options.mode is OutputMode.WINDOW or QGuiApplication.focusWindow() is not None:
             return  # nothing typed elsewhere: the window shows the change
-        if self._waiting.endswith(edit.removed):  # not typed yet (the hotkey is down)
-            self._waiting = self._waiting[:len(self._waiting) - len(edit.removed)] + edit.inserted
+        waiting = edit.applied_to(self._waiting)
+        if waiting is not None:  # not typed yet (the hotkey is down)
+            self._waiting = waiting
             return
         if self._paster is not None and self._paster.busy:
             self.notice.emit(TakeBackRefusal.BUSY.value)
