@@ -146,7 +146,7 @@ class DictationController(QObject):
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
         keep = self._history.audio.path_for(entry_id) if self.keep_audio() else None
         request = DictationRequest(engine, self.source_override or source, options, chosen, self.recovery_dir,
-                                   entry_id, keep)
+                                   entry_id, keep, commands=self.postprocess.spoken_punctuation)
         self.session_started.emit(entry_id)
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))

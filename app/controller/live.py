@@ -15,6 +15,7 @@ from app.audio.replay import ReplaySource
 from app.audio.vad import VadOptions
 from app.controller.ports import AudioSource, DictationRequest
 from app.dictation.audio_journal import AudioJournal
+from app.dictation.command_match import CommandOptions
 from app.dictation.events import DictationEvent, EventType
 from app.dictation.journaled_source import JournaledSource
 from app.dictation.live_worker import DictationOptions, DictationWorker
@@ -63,6 +64,7 @@ class LiveSession:
             ),
             realtime=request.source.replay_file is None or request.source.realtime,
             record_path=request.keep_audio_path,
+            commands=CommandOptions() if request.commands else None,
         )
         self._worker = DictationWorker(self._source, request.engine, self._forward, options)
 

@@ -136,7 +136,8 @@ class DictationRequest:
     `input_device` is not read: `source` says where the audio comes from); `recovery_dir`:
     journal the session's audio there for crash recovery (None = don't); `entry_id`: the
     session's History entry, where recovered text goes; `keep_audio_path`: also write the
-    session's audio there (16 kHz WAV) for playback while the entry exists (None = don't)."""
+    session's audio there (16 kHz WAV) for playback while the entry exists (None = don't);
+    `commands`: the decoder also listens for spoken commands in short utterances."""
 
     engine: Engine
     source: AudioSource
@@ -145,6 +146,7 @@ class DictationRequest:
     recovery_dir: Path | None = None
     entry_id: int | None = None
     keep_audio_path: Path | None = None
+    commands: bool = False
 
 
 class DictationSession(Protocol):

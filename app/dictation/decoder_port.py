@@ -7,7 +7,7 @@ A module of its own, free of NumPy and the engine at run time, so that the contr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,4 +38,14 @@ class WindowDecoder(Protocol):
         cancel: CancelToken | None = None,
     ) -> WindowResult:
         """`audio`: mono float32 at 16 kHz, at most 30 s (the engine pads it to 30 s)."""
+        ...
+
+
+@runtime_checkable
+class PhraseScorer(Protocol):
+    """A decoder that also scores given phrases against audio (`app.engine` WhisperEngine does)."""
+
+    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
+        """The mean log-probability per token of each phrase given `audio` (mono float32 16 kHz,
+        at most 30 s); 0 is best."""
         ...

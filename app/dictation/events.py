@@ -73,6 +73,7 @@ class DictationEvent:
     decode_ms: float = 0.0
     summary: SessionSummary | None = None  # set on the SUMMARY event only
     words: tuple[TimedWord, ...] | None = None  # COMMIT/FINAL, when the session times words
+    command: str | None = None  # FINAL: the command phrase the decoder heard (see DictationOptions.commands)
 
     def to_json_dict(self) -> dict[str, Any]:
         """The `earshot dictate --json` line for this event."""

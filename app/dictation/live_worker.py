@@ -14,6 +14,8 @@ from pathlib import Path
 
 from app.audio.capture import AudioDeviceError
 from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
+from app.dictation.command_heard import CommandListener
+from app.dictation.command_match import CommandOptions
 from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary, TimedWord
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
@@ -29,12 +31,15 @@ log = logging.getLogger(__name__)
 class DictationOptions:
     """`realtime`: the source delivers audio at wall-clock pace (microphone, `--realtime`);
     otherwise the worker consumes `policy.step_s` of audio per step, as if decoding were instant.
-    `record_path`: also write the session audio to this WAV file (None = don't)."""
+    `record_path`: also write the session audio to this WAV file (None = don't); `commands`:
+    the decoder scores every short utterance the text alone does not take for a command against
+    the command phrases (`DictationEvent.command`; None = don't)."""
 
     policy: PolicyOptions = field(default_factory=PolicyOptions)
     vad: VadOptions = field(default_factory=VadOptions)
     realtime: bool = True
     record_path: Path | None = None
+    commands: CommandOptions | None = None
 
 
 class DictationWorker:
@@ -59,6 +64,7 @@ class DictationWorker:
         self.policy = StreamingPolicy(
             decoder, self.timeline.get, self.vad.speech_ratio, options.policy, self.cancel_token, options.realtime
         )
+        self.commands = CommandListener.for_decoder(decoder, options.commands)
         self.stats = SessionStats()
         self.summary: SessionSummary | None = None
         self.failure: Exception | None = None  # what stopped the loop (then audio is left untranscribed)
@@ -66,6 +72,8 @@ class DictationWorker:
         self._in_utterance = False
         self._speech_start = 0  # raw (unpadded) start of the current utterance
         self._utterance_had_text = False
+        self._utterance_from = 0  # padded start of the current utterance (16 kHz samples)
+        self._utterance_text = ""  # its committed text so far
         self._held: VadEvent | None = None  # the END of an utterance held open mid-sentence
         self._held_at = 0  # VAD position (16 kHz samples) when that END came
         self._tentative = ""
@@ -167,7 +175,8 @@ class DictationWorker:
                 return
             self._utterance += 1
             self._speech_start = event.raw_index
-            self._utterance_had_text = False
+            self._utterance_from = event.index
+            self._utterance_had_text, self._utterance_text = False, ""
             self.policy.begin(event.index)
             self.stats.utterance_started(self.timeline.capture_time(event.raw_index))
         elif event.kind is VadEventKind.END and self._in_utterance:
@@ -205,7 +214,12 @@ class DictationWorker:
     def _finish(self, end: VadEvent, skip: bool) -> None:
         update = self.policy.finish(end.index, skip=skip)
         self._account(update)
-        self._publish(update, final=True, speech_end=end.raw_index)
+        command = None
+        if self.commands is not None:
+            start = max(self._utterance_from, self.policy.window_start)
+            text = self._utterance_text + join_words(update.committed)
+            command = self.commands.heard(text, lambda: self.timeline.get(start, end.index))
+        self._publish(update, final=True, speech_end=end.raw_index, command=command)
 
     def _flush_mark(self) -> None:
         """The session is over: the punctuation mark held after the last words is final now."""
@@ -242,14 +256,15 @@ class DictationWorker:
             self.stats.decodes += 1
 
     # ------------------------------------------------------------------ events
-    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int) -> None:
+    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int, command: str | None = None) -> None:
         words = update.committed
         if words:
             self._utterance_had_text = True
+            self._utterance_text += join_words(words)
         if final:
             start = words[0].start if words else speech_end / SAMPLE_RATE
             latency = self._emit(EventType.FINAL, join_words(words), start,
-                                 speech_end / SAMPLE_RATE, update.decode_s, self._timed(words))
+                                 speech_end / SAMPLE_RATE, update.decode_s, self._timed(words), command)
             self.stats.utterance_finished(latency, self._utterance_had_text)
             self._tentative = ""
             return
@@ -272,13 +287,13 @@ class DictationWorker:
         return tuple(TimedWord(w.text, w.start, w.end) for w in words)
 
     def _emit(self, kind: EventType, text: str, start_s: float, end_s: float,
-              decode_s: float, words: tuple[TimedWord, ...] | None = None) -> float:
+              decode_s: float, words: tuple[TimedWord, ...] | None = None, command: str | None = None) -> float:
         now = time.monotonic()
         latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
         if kind is EventType.ERROR:
             latency_ms = 0.0
         self.sink(DictationEvent(kind, text, self._utterance, start_s, end_s, latency_ms,
-                                 1000.0 * decode_s, words=words))
+                                 1000.0 * decode_s, words=words, command=command))
         return latency_ms
 
     def _emit_summary(self) -> None:

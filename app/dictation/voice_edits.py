@@ -23,6 +23,7 @@ from app.dictation.command_match import (
     CommandOptions,
     match_command,
     normalised_words,
+    scored_match,
 )
 from app.dictation.events import DictationEvent, EventType
 from app.dictation.postprocess import ProcessorState, TextPostProcessor
@@ -140,7 +141,7 @@ class CommandGate:
     def _final(self, event: DictationEvent) -> list[GateOutput]:
         if self._deciding:
             self._held.append(event)
-            found = match_command(self._held_text(), self._options)
+            found = match_command(self._held_text(), self._options) or scored_match(event.command)
             out = self._apply(found, event) if found is not None else self._release(EventType.FINAL)
         else:
             found = None

@@ -4,14 +4,13 @@
 # separated by 1.5 s of silence (longer than the live policy's utterance end, so every part is
 # its own utterance, as a user pauses before a command).
 #
-# espeak-ng voice en-us, 150 words per minute, converted by sox to 16 kHz mono 16-bit; 0.3 s of
-# silence before the first part and after the last. Needs: espeak-ng, sox.
+# espeak-ng voice en-us, 150 words per minute (unless `voices` names another voice and speed for
+# a clip), converted by sox to 16 kHz mono 16-bit; 0.3 s of silence before the first part and
+# after the last. Needs: espeak-ng, sox.
 # Usage: tests/data/make_command_clips.sh (writes next to this script).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-voice="en-us"
-speed=150
 rate=16000
 gap_s=1.5
 lead_s=0.3
@@ -22,11 +21,15 @@ trap 'rm -rf "$tmp"' EXIT
 clips=(
   "espeak_scratch_that|Please call the office today.|Send the report to the whole team.|scratch that"
   "espeak_delete_word|Please call the office today.|delete last word"
+  "espeak_period_slow|Please call the office today.|period|Send the report to the whole team."
 )
+# slower speech, in which tiny.en writes "period" said alone as other words ("Here it is")
+declare -A voices=(["espeak_period_slow"]="en-us 130")
 
 for entry in "${clips[@]}"; do
   IFS='|' read -r -a fields <<< "$entry"
   name="${fields[0]}"
+  read -r voice speed <<< "${voices[$name]:-en-us 150}"
   parts=()
   for i in "${!fields[@]}"; do
     [[ $i -eq 0 ]] && continue

@@ -8,19 +8,22 @@ from pathlib import Path
 from dictation_helpers import replay
 from earshot_testing import read_wav
 
-from app.dictation.command_match import CommandKind
+from app.dictation.command_match import CommandKind, CommandOptions
 from app.dictation.events import EventType
+from app.dictation.live_worker import DictationOptions
 from app.dictation.postprocess import TextPostProcessor
 from app.dictation.voice_edits import CommandEvent, CommandGate, GateOutput
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def gated(engine, clip: str) -> tuple[list[GateOutput], str]:  # type: ignore[no-untyped-def]
-    """Every gate output of the replayed clip, and the session's text as the user gets it."""
+def gated(engine, clip: str, listen: bool = True) -> tuple[list[GateOutput], str]:  # type: ignore[no-untyped-def]
+    """Every gate output of the replayed clip, and the session's text as the user gets it;
+    `listen`: the decoder scores short utterances against the commands, as in the app."""
     gate = CommandGate(TextPostProcessor())
     out: list[GateOutput] = []
-    for event in replay(engine, read_wav(DATA / clip)).events:
+    options = DictationOptions(realtime=False, commands=CommandOptions() if listen else None)
+    for event in replay(engine, read_wav(DATA / clip), options).events:
         out += gate.process(event)
     return out, gate.text
 
@@ -38,3 +41,16 @@ def test_delete_last_word_takes_back_one_word(engine) -> None:  # type: ignore[n
     out, text = gated(engine, "espeak_delete_word.wav")
     assert [o.kind for o in out if isinstance(o, CommandEvent)] == [CommandKind.DELETE_WORD]
     assert text == "Please call the office"
+
+
+def test_a_command_written_as_other_words_is_heard_by_the_decoder(engine) -> None:  # type: ignore[no-untyped-def]
+    # tiny.en writes "period" said alone, slowly, as "Here it is": no match by sound
+    out, text = gated(engine, "espeak_period_slow.wav")
+    assert "here" not in text.lower()
+    assert text.startswith("Please call") and "office today." in text and text.endswith("team.")
+    assert not [o for o in out if isinstance(o, CommandEvent) and o.edit is None]  # no "cannot" notice
+
+
+def test_without_the_decoder_listening_the_command_is_typed_as_words(engine) -> None:  # type: ignore[no-untyped-def]
+    _, text = gated(engine, "espeak_period_slow.wav", listen=False)
+    assert "here it is" in text.lower()

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.decoding.phrase_scores import phrase_scores
 from app.engine.decoding.window_decoder import FallbackWindowDecoder, mel_window, split_segments, stamp
 from app.engine.runtime.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime.ort_sessions import SessionConfig
@@ -124,6 +125,14 @@ class WhisperEngine:
         cross = self.runtime.encode(mel_window(mel, 0, n_frames))
         sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
         return self._word_aligner().align(cross, sot, text_tokens, n_frames, language=language, mel=mel)
+
+    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
+        """How well each phrase fits up to 30 s of audio [n_samples] float32 16 kHz: its mean
+        log-probability per token, forced through the decoder (English; 0 is best)."""
+        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
+        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
+        cross = self.runtime.encode(mel_window(mel, 0, min(mel.shape[-1], N_FRAMES_WINDOW)))
+        return [float(s) for s in phrase_scores(self.runtime, cross, phrases)]
 
     def _word_aligner(self) -> WindowWordAligner:
         if self._aligner is None:

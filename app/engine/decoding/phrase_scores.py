@@ -1,0 +1,54 @@
+"""How well each of a few given phrases fits a short stretch of audio, scored by the decoder.
+
+Each phrase is forced through the decoder after the start-of-transcript prompt with no
+timestamps; its score is the mean log-probability of its tokens. All phrases go in one batch
+(one row each, on one encoding of the audio), written once in lower case and once with a
+capital (Whisper starts an utterance with one), and the better of the two counts. A phrase that
+was said scores near 0; a phrase the audio does not contain scores far below -3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.decoding.logit_filters import log_softmax
+from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
+from app.engine.types import Task
+
+
+def phrase_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: Sequence[str]) -> NDArray[np.float64]:
+    """[len(phrases)] float64: the mean log-probability per token of each phrase (the better of
+    lower case and a capital first letter) given the audio encoded in `cross` (batch 1)."""
+    if not phrases:
+        return np.zeros(0)
+    lower = [p.lower() for p in phrases]
+    capital = [p[:1].upper() + p[1:] for p in lower]
+    scores = _forced_scores(runtime, cross, [*lower, *capital])
+    return np.maximum(scores[:len(phrases)], scores[len(phrases):])
+
+
+def _forced_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: list[str]) -> NDArray[np.float64]:
+    """Mean log-probability per token of each phrase (with its leading space), teacher-forced."""
+    tokenizer = runtime.tokenizer
+    rows = [tokenizer.encode(" " + phrase) for phrase in phrases]
+    language = "en" if runtime.facts.multilingual else None
+    prompt = [*tokenizer.sot_sequence(language, Task.TRANSCRIBE), tokenizer.no_timestamps]
+    # one audio for every row: the runtime shares `cross` among consecutive rows
+    logits, cache = runtime.decode(np.array([prompt] * len(rows), dtype=np.int64), runtime.new_cache(len(rows)),
+                                   cross)
+    total = np.zeros(len(rows))
+    width = max(len(row) for row in rows)
+    for step in range(width):
+        scores = log_softmax(logits)
+        targets = [row[step] if step < len(row) else tokenizer.eot for row in rows]
+        for i, (row, target) in enumerate(zip(rows, targets, strict=True)):
+            if step < len(row):
+                total[i] += float(scores[i, target])
+        if step + 1 < width:
+            logits, cache = runtime.decode(np.array([[t] for t in targets], dtype=np.int64), cache, cross)
+    result: NDArray[np.float64] = total / np.array([len(row) for row in rows])
+    return result
+
