@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -189,6 +189,10 @@ class RecordBar(QWidget):
             self.button.setToolTip("Record is ready once the model is loaded")
         elif not (self.state.is_active or self.state == RecordState.FINISHING):
             self.button.setToolTip("Start dictation (Ctrl+R)")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.devices.updateGeometry()  # its width follows the window's (MicrophoneCombo.sizeHint)
 
     def set_devices(self, devices: list[Microphone], current: str | None) -> None:
         """List `devices`, `current` (the stored choice, None = system default) selected."""
