@@ -108,6 +108,7 @@ SLOW: dict[str, str] = {
     "tests/ui/test_scaled_window.py": "Xvfb and the app in its own process",
     "tests/engine/test_readable_cues_real.py": "long recordings transcribed by CLI processes",
     "tests/ui/test_file_drop.py": "files transcribed in the window",
+    "tests/ui/test_readable_export.py": "a 40 s recording transcribed in the window",
     "tests/ui/test_closing.py::test_closing_while_a_file_is_transcribed_asks_first": "a file transcribed in the window",
 }
 
