@@ -55,6 +55,7 @@ class DictationController(QObject):
     commit_latency = Signal(float)  # milliseconds
     history_changed = Signal()
     command = Signal(object)  # CommandEvent: a spoken command took committed text back
+    opening = Signal()  # a session is about to open its microphone (a microphone test lets go of it)
     _event = Signal(int, object)  # session number, DictationEvent; from the worker thread
 
     def __init__(
@@ -139,6 +140,7 @@ class DictationController(QObject):
         return self._session is not None
 
     def _open_session(self) -> None:
+        self.opening.emit()
         source, options, chosen = self._request_options()
         engine = self._models.engine
         assert engine is not None

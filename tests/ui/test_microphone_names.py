@@ -163,10 +163,11 @@ def test_the_whole_name_is_visible(qtbot, parts, sound_server: SoundServer) -> N
 def test_the_level_meter_is_beside_the_microphone(qtbot, parts, sound_server: SoundServer) -> None:
     window = open_window(qtbot, parts, load=False)
     bar = window.record_bar
-    combo, meter = bar.devices.geometry(), bar.meter.geometry()
-    assert bar.meter.isVisible()
-    assert 0 <= meter.top() - combo.bottom() <= 12  # right under the menu
-    assert meter.left() == combo.left() and meter.width() == combo.width()
+    combo, meter, test = bar.devices.geometry(), bar.meter.geometry(), bar.test_button.geometry()
+    assert bar.meter.isVisible() and bar.test_button.isVisible()
+    assert 0 <= test.top() - combo.bottom() <= 12  # right under the menu, with "Test microphone"
+    assert test.top() < meter.center().y() < test.bottom() and meter.right() < test.left()  # side by side
+    assert meter.left() == combo.left() and test.right() == combo.right()
     window.controller.dictation.level.emit(0.25)  # the session's level, as it reports it
     assert bar.meter.accessibleDescription() == "50 percent"
 
