@@ -99,6 +99,9 @@ SLOW: dict[str, str] = {
     "tests/ui/test_job_progress.py": "a long file in the window",
     "tests/ui/test_folder_drop.py": "a folder of files transcribed in the window",
     "tests/ui/test_review_view.py": "files transcribed in the window and played through a private PulseAudio",
+    "tests/ui/test_dictation_word_playback.py": "a dictation with the real model, played through a private PulseAudio",
+    "tests/ui/test_microphone_level.py::test_recording_closes_the_tested_microphone_first":
+        "loads the model to record while a private PulseAudio's microphone is tested",
     "tests/ui/test_stopped_runs.py": "a long recording transcribed in the window, stopped and quit",
     "tests/ui/test_dictation_export.py": "a dictation replayed in the window",
     "tests/ui/test_recovered_dictation.py": "a recovered dictation transcribed in the window",
