@@ -99,6 +99,9 @@ SLOW: dict[str, str] = {
     "tests/ui/test_job_progress.py": "a long file in the window",
     "tests/ui/test_folder_drop.py": "a folder of files transcribed in the window",
     "tests/ui/test_review_view.py": "files transcribed in the window and played through a private PulseAudio",
+    "tests/ui/test_dictation_word_playback.py": "a dictation with the real model, played through a private PulseAudio",
+    "tests/ui/test_microphone_level.py::test_recording_closes_the_tested_microphone_first":
+        "loads the model to record while a private PulseAudio's microphone is tested",
     "tests/ui/test_stopped_runs.py": "a long recording transcribed in the window, stopped and quit",
     "tests/ui/test_dictation_export.py": "a dictation replayed in the window",
     "tests/ui/test_recovered_dictation.py": "a recovered dictation transcribed in the window",
@@ -108,6 +111,7 @@ SLOW: dict[str, str] = {
     "tests/ui/test_scaled_window.py": "Xvfb and the app in its own process",
     "tests/engine/test_readable_cues_real.py": "long recordings transcribed by CLI processes",
     "tests/ui/test_file_drop.py": "files transcribed in the window",
+    "tests/ui/test_readable_export.py": "a 40 s recording transcribed in the window",
     "tests/ui/test_closing.py::test_closing_while_a_file_is_transcribed_asks_first": "a file transcribed in the window",
 }
 

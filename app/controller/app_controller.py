@@ -13,6 +13,7 @@ from app.audio.microphones import Microphone
 from app.controller.desktop.integration import options_from_settings
 from app.controller.dictation import DictationController
 from app.controller.jobs import JobQueue
+from app.controller.microphone_test import CaptureProbe, MicrophoneTest, ProbeOpener
 from app.controller.model_downloads import ModelDownloads
 from app.controller.model_library import ModelLibrary
 from app.controller.model_manager import ModelManager
@@ -57,6 +58,8 @@ class AppParts:
     """Where dictations journal their audio for crash recovery (None: the user data dir's)."""
     watch: WatchOptions = field(default_factory=WatchOptions)
     """How the watch folders (Settings' window.watch_folders) are polled."""
+    level_probe: ProbeOpener = CaptureProbe
+    """Opens a microphone for "Test microphone" (tests pass a stand-in)."""
 
 
 class AppController(QObject):
@@ -105,6 +108,8 @@ class AppController(QObject):
         self.dictation.recovery_dir = self.recovery_root
         self.dictation.keep_audio = lambda: self.settings.dictation.keep_audio
         self.playback = PlaybackController(parts.history)
+        self.microphone_test = MicrophoneTest(parts.level_probe, self)
+        self.dictation.opening.connect(self.microphone_test.stop)  # recording closes the test first
         self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
         self.dictation.history_changed.connect(self.history_changed)
         self._apply_text_rules()
@@ -202,6 +207,8 @@ class AppController(QObject):
             settings.dictation.input_device = name
             log.info("input device: %s", name or "system default")
             self.apply_settings(settings)
+        if self.microphone_test.running:  # the test goes on with the microphone just chosen
+            self.microphone_test.start(name)
 
     # --- crash recovery -----------------------------------------------------------------
 

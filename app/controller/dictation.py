@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from app.controller.dictation_text import UtteranceTimes
+from app.controller.dictation_text import UtteranceTimes, spoken_words, word_times
 from app.controller.model_manager import ModelManager
 from app.controller.ports import (
     AudioSource,
@@ -55,6 +55,7 @@ class DictationController(QObject):
     commit_latency = Signal(float)  # milliseconds
     history_changed = Signal()
     command = Signal(object)  # CommandEvent: a spoken command took committed text back
+    opening = Signal()  # a session is about to open its microphone (a microphone test lets go of it)
     _event = Signal(int, object)  # session number, DictationEvent; from the worker thread
 
     def __init__(
@@ -139,6 +140,7 @@ class DictationController(QObject):
         return self._session is not None
 
     def _open_session(self) -> None:
+        self.opening.emit()
         source, options, chosen = self._request_options()
         engine = self._models.engine
         assert engine is not None
@@ -183,11 +185,13 @@ class DictationController(QObject):
         """Committed text into the entry; once an utterance is over, when it was spoken."""
         if isinstance(event, CommandEvent):
             if event.edit is not None:
-                self._history.take_back(entry_id, event.edit.removed, event.edit.inserted)
+                self._history.take_back(entry_id, event.edit.removed, event.edit.inserted,
+                                        drop_words=spoken_words(event.edit.removed))
                 utterance.take_back(event.edit)
             return
         if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:
             self._history.append(entry_id, event.text)
+            self._history.add_words(entry_id, word_times(event))
         for piece in utterance.update(event):
             self._history.add_segment(entry_id, piece)
 

@@ -10,6 +10,17 @@ from app.history.entry import split_closing_mark
 from app.history.store import TimedText
 
 
+def word_times(event: DictationEvent) -> tuple[TimedText, ...]:
+    """The committed words of `event` with their times, as the History keeps them (stripped)."""
+    return tuple(TimedText(w.start, max(w.end, w.start), w.word.strip()) for w in event.words or ()
+                 if w.word.strip())
+
+
+def spoken_words(text: str) -> int:
+    """How many words `text` (taken back by a spoken command) holds: the word times it drops."""
+    return sum(1 for token in text.split() if any(ch.isalnum() for ch in token))
+
+
 class UtteranceTimes:
     """Collects the committed text of the utterance being dictated and when it was spoken.
 

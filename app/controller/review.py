@@ -87,10 +87,29 @@ def from_entry(entry: HistoryEntry, audio: Path | None) -> ReviewDocument:
     """A History entry: its timed pieces, or its text as one untimed segment when the text no
     longer matches them (or it has none)."""
     if entry.timed:
-        segments = tuple(ReviewSegment(p.start, p.end, p.text.strip()) for p in entry.pieces if p.text.strip())
+        pieces = [p for p in entry.pieces if p.text.strip()]
+        words = _words_by_piece(pieces, entry.words)
+        segments = tuple(ReviewSegment(p.start, p.end, p.text.strip(), w) for p, w in zip(pieces, words, strict=True))
     else:
         segments = (ReviewSegment(0.0, 0.0, entry.text.strip(), timed=False),)
     return ReviewDocument(entry.name, entry.kind, segments, audio, entry.id)
+
+
+WORD_MARKS = ".,!?;:\"“”‘’()…"
+"""Stripped from a stored word's ends: the text rules may move or add punctuation around it."""
+
+
+def _words_by_piece(pieces: Sequence[TimedText], words: Sequence[TimedText]) -> list[tuple[WordTime, ...]]:
+    """A dictation's word times, each with the utterance it was spoken in: the last one that had
+    started by then (a word that starts a little before its utterance's first time goes to it)."""
+    shared: list[list[WordTime]] = [[] for _ in pieces]
+    for word in words:
+        text = word.text.strip(WORD_MARKS)
+        if not text or not pieces:
+            continue
+        index = max((i for i, p in enumerate(pieces) if p.start <= word.start + 0.1), default=0)
+        shared[index].append(WordTime(text, word.start, word.end))
+    return [tuple(found) for found in shared]
 
 
 def from_segments(title: str, segments: Sequence[Segment], audio: Path | None,

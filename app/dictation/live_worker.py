@@ -281,8 +281,9 @@ class DictationWorker:
             self.stats.text_shown(time.monotonic())
 
     def _timed(self, words: list[HypothesisWord]) -> tuple[TimedWord, ...] | None:
-        """The committed words with their times, where the session times words (else None)."""
-        if not self.options.policy.decode.word_timestamps:
+        """The committed words with their times, where the session times words (else None):
+        AlignAtt, the default commit rule, times every window's words whatever `decode` says."""
+        if not self.options.policy.effective_decode().word_timestamps:
             return None
         return tuple(TimedWord(w.text, w.start, w.end) for w in words)
 

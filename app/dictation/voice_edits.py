@@ -25,7 +25,7 @@ from app.dictation.command_match import (
     normalised_words,
     scored_match,
 )
-from app.dictation.events import DictationEvent, EventType
+from app.dictation.events import DictationEvent, EventType, TimedWord
 from app.dictation.postprocess import ProcessorState, TextPostProcessor
 
 _LEADING_MARKS = re.compile(r"^\s*[^\w\s]+(?=\s|$)")
@@ -131,7 +131,7 @@ class CommandGate:
 
     def _commit(self, event: DictationEvent) -> list[GateOutput]:
         if not self._deciding:
-            return [self._text(event, self._processor.feed(event.text))]
+            return [self._text(event, self._processor.feed(event.text), event.words)]
         self._held.append(event)
         words = normalised_words(self._held_text())
         if words[:1] == [LITERAL_WORD] or len(words) <= self._options.max_words:
@@ -145,7 +145,8 @@ class CommandGate:
             out = self._apply(found, event) if found is not None else self._release(EventType.FINAL)
         else:
             found = None
-            out = [self._text(event, self._processor.feed(event.text) + self._processor.end_utterance())]
+            out = [self._text(event, self._processor.feed(event.text) + self._processor.end_utterance(),
+                              event.words)]
         self._next_utterance()
         self._after_command = found is not None
         return out
@@ -159,12 +160,16 @@ class CommandGate:
         text = self._processor.feed(self._held_text())
         if kind == EventType.FINAL:
             text += self._processor.end_utterance()
+        words = tuple(w for e in self._held for w in e.words or ())
         self._held, self._deciding = [], False
-        return [self._text(dataclasses.replace(last, type=kind, audio_start_s=first.audio_start_s), text)]
+        return [self._text(dataclasses.replace(last, type=kind, audio_start_s=first.audio_start_s), text, words)]
 
-    def _text(self, event: DictationEvent, text: str) -> DictationEvent:
+    def _text(self, event: DictationEvent, text: str,
+              words: tuple[TimedWord, ...] | None = None) -> DictationEvent:
+        """`text` as processed; `words`: the times of the words it was made of (as spoken: fillers
+        and replaced words are among them), None for a command's text."""
         self._current.text += text
-        return dataclasses.replace(event, text=text, words=None)
+        return dataclasses.replace(event, text=text, words=words or None)
 
     def _apply(self, found: CommandMatch, event: DictationEvent) -> list[GateOutput]:
         self._held = []

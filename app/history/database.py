@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS entries (
     text TEXT NOT NULL DEFAULT '',
     segments TEXT NOT NULL DEFAULT '',
     original TEXT NOT NULL DEFAULT '',
-    stopped_at_s REAL NOT NULL DEFAULT 0
+    stopped_at_s REAL NOT NULL DEFAULT 0,
+    words TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS entries_updated ON entries(updated);
 CREATE TABLE IF NOT EXISTS applied_journal (uid TEXT PRIMARY KEY);
@@ -67,6 +68,8 @@ MIGRATIONS = (
     # the text as transcribed, kept beside the user's edit ('' for entries edited before it was kept)
     ("original", ("ALTER TABLE entries ADD COLUMN original TEXT NOT NULL DEFAULT ''",)),
     ("stopped_at_s", ("ALTER TABLE entries ADD COLUMN stopped_at_s REAL NOT NULL DEFAULT 0",)),
+    # a dictation's word times, [[start, end, word], ...] ('' for entries stored before them)
+    ("words", ("ALTER TABLE entries ADD COLUMN words TEXT NOT NULL DEFAULT ''",)),
 )
 """Columns added since the first schema: (column, the statements that upgrade an older file)."""
 

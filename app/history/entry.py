@@ -44,6 +44,9 @@ class HistoryEntry:
     """The text as transcribed, once the user has edited it ("" while unedited)."""
     stopped_at_s: float = 0.0
     """> 0: the run was stopped there (seconds into its audio: cancelled, or the app quit); 0: complete."""
+    words: tuple[TimedText, ...] = ()
+    """A dictation's words as they were committed (before the text rules: fillers, replacements), with
+    their times; () for file jobs (their word times come with the job) and older dictations."""
 
     @property
     def edited(self) -> bool:

@@ -36,6 +36,8 @@ def _changed(entry: HistoryEntry, write: PendingWrite) -> HistoryEntry:
     args, replace = write.args, dataclasses.replace
     if write.op == "rename":
         return replace(entry, title=args["title"])
+    if write.op == "add_words":
+        return replace(entry, words=entry.words + parse_segments(args["words"]))
     if write.op == "add_segment":
         return replace(entry, segments=entry.segments + parse_segments(f"[{args['segment']}]"))
     if write.op == "append":
@@ -44,8 +46,9 @@ def _changed(entry: HistoryEntry, write: PendingWrite) -> HistoryEntry:
     if write.op == "take_back" and entry.text.endswith(args["removed"]):
         cut = len(args["removed"])
         original = entry.original[:len(entry.original) - cut] + args["text"] if entry.original else ""
+        words = entry.words[:max(0, len(entry.words) - int(args.get("drop_words", 0)))]
         return replace(entry, text=entry.text[:len(entry.text) - cut] + args["text"], original=original,
-                       updated=args["at"])
+                       words=words, updated=args["at"])
     if write.op == "set_segments":
         first_edit = not entry.original and entry.text != args["text"]
         original = entry.text if first_edit else entry.original

@@ -42,6 +42,7 @@ from app.history.entry import (
 from app.history.entry_audio import FOLDER_NAME as AUDIO_FOLDER
 from app.history.entry_audio import EntryAudio
 from app.history.pending import apply_pending
+from app.history.statements import STATEMENTS as _SQL
 from app.history.write_journal import PendingWrite, WriteJournal
 
 log = logging.getLogger(__name__)
@@ -49,28 +50,6 @@ log = logging.getLogger(__name__)
 RETRY_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses between the writer thread's tries while the database stays locked (the last repeats)."""
 
-_SQL = {
-    "create": "INSERT INTO entries(id, kind, title, source, created, updated, text, segments, stopped_at_s)"
-    " VALUES (:id, :kind, :title, :source, :at, :at, :text, :segments, :stopped_at_s)",
-    "append": "UPDATE entries SET text = text || :text, updated = :at,"
-    " original = CASE WHEN original = '' THEN '' ELSE original || :text END WHERE id = :id",
-    # a spoken "scratch that": only while the text still ends with what is taken back
-    "take_back": "UPDATE entries SET text = substr(text, 1, length(text) - length(:removed)) || :text,"
-    " updated = :at, original = CASE WHEN original = '' THEN ''"
-    " ELSE substr(original, 1, length(original) - length(:removed)) || :text END"
-    " WHERE id = :id AND substr(text, length(text) - length(:removed) + 1) = :removed",
-    # the first edit keeps the text as it was transcribed, for Revert
-    "set_text": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
-    " ELSE original END, text = :text, updated = :at WHERE id = :id",
-    "set_segments": "UPDATE entries SET original = CASE WHEN original = '' AND text != :text THEN text"
-    " ELSE original END, text = :text, segments = :segments, updated = :at WHERE id = :id",
-    "revert": "UPDATE entries SET text = original, original = '', updated = :at WHERE id = :id AND original != ''",
-    "rename": "UPDATE entries SET title = :title WHERE id = :id",
-    "add_segment": "UPDATE entries SET segments = json_insert(CASE WHEN segments = '' THEN '[]'"
-    " ELSE segments END, '$[#]', json(:segment)) WHERE id = :id",
-    "delete": "DELETE FROM entries WHERE id = :id",
-    "delete_if_empty": "DELETE FROM entries WHERE id = :id AND trim(text) = ''",
-}
 
 __all__ = ["EntryKind", "HistoryEntry", "HistoryStore", "TimedText"]
 
@@ -126,10 +105,16 @@ class HistoryStore:
         """Add committed text to the end of an entry (stored at once, or queued and journaled)."""
         self._write("append", id=entry_id, text=text)
 
-    def take_back(self, entry_id: int, removed: str, text: str = "") -> None:
-        """Replace `removed` at the end of an entry's text by `text` (a spoken editing command);
-        nothing changes when the text no longer ends with `removed`."""
-        self._write("take_back", id=entry_id, removed=removed, text=text)
+    def take_back(self, entry_id: int, removed: str, text: str = "", drop_words: int = 0) -> None:
+        """Replace `removed` at the end of an entry's text by `text` (a spoken editing command),
+        and forget the times of its last `drop_words` words (those of `removed`); nothing changes
+        when the text no longer ends with `removed`."""
+        self._write("take_back", id=entry_id, removed=removed, text=text, drop_words=drop_words)
+
+    def add_words(self, entry_id: int, words: tuple[TimedText, ...]) -> None:
+        """Record when committed words of a dictation were spoken (in the order they were committed)."""
+        if words:
+            self._write("add_words", id=entry_id, words=segments_json(words))
 
     def set_text(self, entry_id: int, text: str) -> None:
         """Replace an entry's text (the user edited it)."""
@@ -208,6 +193,8 @@ class HistoryStore:
         if write.op == "create":
             args.setdefault("segments", "")  # a journal line from an older Earshot has no segments
             args.setdefault("stopped_at_s", 0.0)
+        if write.op == "take_back":
+            args.setdefault("drop_words", 0)  # a journal line from an older Earshot
         if not self._schema_ready and not ensure_schema(self._db):
             raise _Locked
         self._schema_ready = True
@@ -302,7 +289,8 @@ class HistoryStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    f"SELECT id, kind, title, source, created, updated, text, segments, original, stopped_at_s"
+                    f"SELECT id, kind, title, source, created, updated, text, segments, original, stopped_at_s,"
+                    f" words"
                     f" FROM entries {where}",
                     params
                 ).fetchall()
@@ -318,6 +306,6 @@ class HistoryStore:
         return apply_pending(entries, pending, self._renamed) if pending else entries
 
 
-def _entry(row: tuple[int, str, str, str, float, float, str, str, str, float]) -> HistoryEntry:
+def _entry(row: tuple[int, str, str, str, float, float, str, str, str, float, str]) -> HistoryEntry:
     return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]),
-                        row[8], row[9])
+                        row[8], row[9], parse_segments(row[10]))

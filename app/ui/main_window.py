@@ -36,6 +36,7 @@ from app.ui.jobs_panel import JobsPanel
 from app.ui.keyboard import set_tab_order
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
+from app.ui.microphone_check import MicrophoneCheck
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
 from app.ui.save_paths import ask_save_path, save_transcript_path
@@ -76,7 +77,8 @@ class MainWindow(QMainWindow):
         self.actions_ = build_menus(self, commands, controller)
         # Record, the microphone, the transcript and file jobs, the History, then the toolbar;
         # the window opens with Record focused.
-        set_tab_order(self, [self.record_bar.button, self.record_bar.devices, self.notice.dismiss],
+        bar = self.record_bar
+        set_tab_order(self, [bar.button, bar.devices, bar.test_button, self.notice.dismiss],
                       [self.recovery, self.splitter, self.history_panel])
         follow_theme_setting(controller)
         self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
@@ -140,6 +142,7 @@ class MainWindow(QMainWindow):
         self.transcript.undo_changed.connect(self._update_undo)
         self._update_undo()
         c.dictation.level.connect(self.record_bar.meter.set_level)
+        self.microphone_check = MicrophoneCheck(self, self.record_bar, c.microphone_test)
         c.dictation.commit_latency.connect(self.status_line.show_latency)
         c.models.state_changed.connect(self._on_model_state)
         c.models.loaded.connect(self._on_model_loaded)

@@ -1,13 +1,14 @@
 """The microphone menu: the system default first, then each microphone by its full name, and the
 chosen one kept (marked "not connected") while it is unplugged, so plugging it back picks it again.
-Long names are shortened with "…" in the closed menu only; the tooltip and the open list show them whole.
+Long names are shortened with "…" in the closed menu only while the window has no room for them
+(the menu takes up to WIDEST_SHARE of the window's width); the tooltip and the open list show them whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication, QPaintEvent
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QStyle, QStyleOptionComboBox, QStylePainter, QWidget
 
@@ -18,7 +19,10 @@ DEFAULT_ALIASES = frozenset({"pulse", "pipewire", "default", "sysdefault"})
 their own names hold: they mean the system default."""
 NOT_CONNECTED = "(not connected)"
 SHOWN_CHARACTERS = 26
-"""Characters the closed menu makes room for; longer names end in "…" there."""
+"""Characters the closed menu always makes room for."""
+WIDEST_SHARE = 0.3
+"""The most of the window's width the closed menu asks for, to show a long name whole: the record
+button and the state keep the rest."""
 
 
 def chosen_microphone(stored: str | None) -> str | None:
@@ -62,6 +66,19 @@ class MicrophoneCombo(QComboBox):
         self.blockSignals(False)
         self._show_whole_name()
 
+    def sizeHint(self) -> QSize:
+        """Wide enough for the whole current name, up to WIDEST_SHARE of the window's width (the
+        layout gives less, down to SHOWN_CHARACTERS, when the window is narrow)."""
+        hint = super().sizeHint()
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        chrome = self.width() - field.width()
+        whole = self.fontMetrics().horizontalAdvance(self.currentText()) + chrome + 2
+        widest = int(self.window().width() * WIDEST_SHARE) if self.window() is not self else whole
+        return QSize(max(hint.width(), min(whole, widest)), hint.height())
+
     def shown_text(self) -> str:
         """The current name as the closed menu draws it: whole, or cut with "…" to fit."""
         option = QStyleOptionComboBox()
@@ -95,3 +112,4 @@ class MicrophoneCombo(QComboBox):
         self.setToolTip(f"Microphone used for dictation: {name}" if name else
                         "No microphone found — connect one and it appears here")
         self.setAccessibleDescription(name)
+        self.updateGeometry()  # a longer or shorter name asks for another width

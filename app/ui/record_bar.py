@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -49,8 +49,8 @@ class LevelMeter(QWidget):
         self.setMinimumSize(120, 8)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(8)
-        self.setToolTip("Level of the microphone while you dictate. Green is good; orange means too loud "
-                        "(the words may be distorted)")
+        self.setToolTip("Level of the microphone while you dictate or test it. Green is good; orange "
+                        "means too loud (the words may be distorted)")
         self._level = 0.0
         self._loud = False
         self._decay = QTimer(self, interval=40)
@@ -101,7 +101,8 @@ class LevelMeter(QWidget):
 
 class RecordBar(QWidget):
     """The record button, the state and its detail line, and the input picker with the level meter
-    under it (the level of the dictation's audio: the microphone is open only while recording)."""
+    under it (the level of the dictation's audio, or of the microphone while "Test microphone" is
+    on: the microphone is open only then) and a quiet line when the tested one does not open."""
 
     record_clicked = Signal()
     device_chosen = Signal(object)  # str | None (None = system default)
@@ -136,6 +137,16 @@ class RecordBar(QWidget):
         self.model_loading = False
         self.devices = MicrophoneCombo(self)
         self.devices.activated.connect(self._on_device)
+        self.test_button = QPushButton("Test microphone", self)
+        self.test_button.setObjectName("testMicrophone")
+        self.test_button.setAccessibleName("Test microphone")
+        self.test_button.setCheckable(True)
+        self.test_button.setToolTip("Show the chosen microphone's level now, before dictating "
+                                    "(nothing is recorded; press again to stop)")
+        self.microphone_problem = QLabel(self)
+        self.microphone_problem.setObjectName("microphoneProblem")
+        self.microphone_problem.setAccessibleName("Microphone test")
+        self.microphone_problem.hide()
         self._layout()
         self.state = RecordState.IDLE
         self.set_state(RecordState.IDLE, "")
@@ -152,7 +163,12 @@ class RecordBar(QWidget):
         microphone.setSpacing(6)
         microphone.addStretch(1)
         microphone.addWidget(self.devices)
-        microphone.addWidget(self.meter)
+        level = QHBoxLayout()
+        level.setSpacing(8)
+        level.addWidget(self.meter, 1, Qt.AlignmentFlag.AlignVCenter)
+        level.addWidget(self.test_button)
+        microphone.addLayout(level)
+        microphone.addWidget(self.microphone_problem)
         microphone.addStretch(1)
         row = QHBoxLayout(self)
         row.setContentsMargins(18, 14, 18, 14)
@@ -179,6 +195,7 @@ class RecordBar(QWidget):
         self.title.style().unpolish(self.title)
         self.title.style().polish(self.title)
         self.devices.setEnabled(not (state.is_active or state == RecordState.FINISHING))
+        self.test_button.setEnabled(state in (RecordState.IDLE, RecordState.ERROR))
 
     def set_model_loading(self, loading: bool) -> None:
         """While the model loads, Record is off and a busy bar runs under "Loading model…"."""
@@ -190,9 +207,22 @@ class RecordBar(QWidget):
         elif not (self.state.is_active or self.state == RecordState.FINISHING):
             self.button.setToolTip("Start dictation (Ctrl+R)")
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.devices.updateGeometry()  # its width follows the window's (MicrophoneCombo.sizeHint)
+
     def set_devices(self, devices: list[Microphone], current: str | None) -> None:
         """List `devices`, `current` (the stored choice, None = system default) selected."""
         self.devices.set_devices(devices, current)
+
+    def show_microphone_problem(self, problem: str) -> None:
+        """One quiet line under the meter (cut to the menu's width, whole in its tooltip); "" hides it."""
+        width = max(self.devices.width(), self.devices.sizeHint().width())
+        self.microphone_problem.setText(
+            self.microphone_problem.fontMetrics().elidedText(problem, Qt.TextElideMode.ElideRight, width))
+        self.microphone_problem.setToolTip(problem)
+        self.microphone_problem.setAccessibleDescription(problem)
+        self.microphone_problem.setVisible(bool(problem))
 
     def _on_device(self, index: int) -> None:
         self.device_chosen.emit(self.devices.itemData(index))

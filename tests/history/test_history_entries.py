@@ -39,7 +39,7 @@ def test_a_history_written_before_names_and_times_is_upgraded_and_keeps_its_entr
     assert file.segments == (TimedText(0.3, 1.9, "Good morning everyone."),) and file.timed
     with sqlite3.connect(db) as check:
         columns = [row[1] for row in check.execute("PRAGMA table_info(entries)")]
-    assert columns[-3:] == ["segments", "original", "stopped_at_s"]
+    assert columns[-4:] == ["segments", "original", "stopped_at_s", "words"]
 
 
 def test_an_edit_keeps_the_transcribed_text_beside_it_and_revert_brings_it_back(tmp_path: Path) -> None:

@@ -143,7 +143,9 @@ def test_the_whole_name_is_visible(qtbot, parts, sound_server: SoundServer) -> N
     window = open_window(qtbot, parts, load=False)
     devices = window.record_bar.devices
     qtbot.waitUntil(lambda: LONG_NAME in menu(devices), timeout=PLUG_IN_MS)
+    qtbot.waitUntil(lambda: devices.shown_text() == f"System default ({BUILT_IN})")  # a usual name: whole
     choose(qtbot, devices, LONG_NAME)
+    qtbot.waitUntil(lambda: devices.shown_text().endswith("…"))
     shown = devices.shown_text()
     assert shown.endswith("…") and LONG_NAME.startswith(shown[:-1]) and len(shown) > 12  # cut, not lost
     assert LONG_NAME in devices.toolTip()  # hovering shows all of it
@@ -154,16 +156,18 @@ def test_the_whole_name_is_visible(qtbot, parts, sound_server: SoundServer) -> N
     assert view.width() >= devices.fontMetrics().horizontalAdvance(LONG_NAME)
     devices.hidePopup()
     window.resize(1600, 720)  # with room to spare, nothing is cut
-    qtbot.waitUntil(lambda: devices.shown_text() in (LONG_NAME, shown))
+    qtbot.waitUntil(lambda: devices.shown_text() == LONG_NAME)
+    assert devices.width() < window.width() / 3
 
 
 def test_the_level_meter_is_beside_the_microphone(qtbot, parts, sound_server: SoundServer) -> None:
     window = open_window(qtbot, parts, load=False)
     bar = window.record_bar
-    combo, meter = bar.devices.geometry(), bar.meter.geometry()
-    assert bar.meter.isVisible()
-    assert 0 <= meter.top() - combo.bottom() <= 12  # right under the menu
-    assert meter.left() == combo.left() and meter.width() == combo.width()
+    combo, meter, test = bar.devices.geometry(), bar.meter.geometry(), bar.test_button.geometry()
+    assert bar.meter.isVisible() and bar.test_button.isVisible()
+    assert 0 <= test.top() - combo.bottom() <= 12  # right under the menu, with "Test microphone"
+    assert test.top() < meter.center().y() < test.bottom() and meter.right() < test.left()  # side by side
+    assert meter.left() == combo.left() and test.right() == combo.right()
     window.controller.dictation.level.emit(0.25)  # the session's level, as it reports it
     assert bar.meter.accessibleDescription() == "50 percent"
 

@@ -145,7 +145,8 @@ def test_dictation_audio_is_kept_only_when_allowed_and_deleted_with_its_entry(qt
     word = view.text.segment_texts()[last].split()[-1].strip(".,")
     click_word(qtbot, view, last, word)
     player = window.controller.playback.player
-    assert player.start_sample == round(pieces[last].start * RATE)  # the utterance the word is in
+    [spoken] = [w for w in kept_entry.words if w.text.strip(".,") == word][-1:]  # the word's own time
+    assert player.start_sample == round(spoken.start * RATE) > round(pieces[last].start * RATE)
     qtbot.waitUntil(lambda: player.position > player.start_sample, timeout=5000)
     view.close()
     assert player.state is PlaybackState.STOPPED  # closing the view ends playback
