@@ -45,7 +45,8 @@ def physical_cores() -> int:
 class SessionConfig:
     """`provider` is a short name; `threads` 0 means one per physical core. `spinning`: worker
     threads busy-wait for the next op while a run lasts, and stop the moment it returns
-    (`session.force_spinning_stop`).
+    (`session.force_spinning_stop`); None: they spin while other programs leave the cores free
+    (`WhisperRuntime` follows the machine's load, app/engine/runtime/cpu_load.py).
 
     Spinning within a run pays: a decoder step is about 150 small ops, and waking a sleeping
     thread for each costs a good share of the decoder's time. Spinning after a run does not: the
@@ -54,7 +55,7 @@ class SessionConfig:
 
     provider: str = "cpu"
     threads: int = 0
-    spinning: bool = True
+    spinning: bool | None = None
 
 
 @functools.cache
@@ -87,7 +88,7 @@ def create_session(model_path: Path | bytes, config: SessionConfig,
     options.intra_op_num_threads = config.threads or physical_cores()
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
-    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if config.spinning else "0")
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0" if config.spinning is False else "1")
     options.add_session_config_entry("session.force_spinning_stop", "1")
     # Memory patterns pre-plan one block per input shape; the decoder's shapes change every step,
     # so the plans pile up: off, a file job's peak RSS is lower at the same speed.

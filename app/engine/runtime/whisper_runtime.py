@@ -7,6 +7,8 @@ graph declares, read from the graph itself, so fp16 graphs get fp16 caches.
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +21,14 @@ from numpy.typing import NDArray
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.model_facts import METADATA_KEY, ModelFacts
 from app.engine.convert.weights import ModelFormatError
+from app.engine.runtime.cpu_load import SpinChoice
 from app.engine.runtime.ort_sessions import SessionConfig, create_session
 from app.engine.tokenizer import WhisperTokenizer, parse_tokenizer_json
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
+
+log = logging.getLogger(__name__)
 
 _ORT_TYPES: dict[str, type[np.floating[Any]]] = {"tensor(float)": np.float32, "tensor(float16)": np.float16}
 
@@ -63,7 +68,9 @@ class WhisperRuntime:
         inputs = {i.name: i for i in self.decoder.get_inputs()}
         self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
         self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
-        self._session_config = SessionConfig(self.provider, config.threads)
+        self._session_config = SessionConfig(self.provider, config.threads, config.spinning is not False)
+        # threads spin only while other programs leave the cores free (see cpu_load.py)
+        self._spin_choice = SpinChoice() if config.spinning is None and self.provider == "cpu" else None
         self._aligner: ort.InferenceSession | None = None  # built on the first word-timing request
         dims = self.facts.dims
         self._n_layers, self._heads, self._head_dim = (
@@ -80,22 +87,44 @@ class WhisperRuntime:
             # faster per token than one on a quiet machine, and still a little faster with the other
             # core busy.
             on_cpu = config.provider.lower() == "cpu"
-            decoder = pool.submit(create_session, model_dir / DECODER_FILE, SessionConfig("cpu", config.threads)) \
-                if on_cpu else None
+            on_cpu_config = dataclasses.replace(config, provider="cpu")
+            decoder = pool.submit(create_session, model_dir / DECODER_FILE, on_cpu_config) if on_cpu else None
             parsed = parse_tokenizer_json((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"))
             self.encoder, self.provider, self.fallback_reason = encoder.result()
             if decoder is None:
                 decoder = pool.submit(create_session, model_dir / DECODER_FILE,
-                                      SessionConfig(self.provider, config.threads))
+                                      dataclasses.replace(config, provider=self.provider))
             self.decoder = decoder.result()[0]
         return parsed
 
     def encode(self, mel: NDArray[np.float32]) -> CrossAttention:
         """mel [batch, n_mels, 3000] float32 -> cross-attention K/V for every decoder layer."""
+        self._follow_machine_load()
         names = [o.name for o in self.encoder.get_outputs()]
         feed = {"mel": ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(mel, dtype=np.float32))}
         outputs = self.encoder.run_with_ort_values(names, feed)
         return CrossAttention(dict(zip(names, outputs, strict=True)), int(mel.shape[0]))
+
+    def _follow_machine_load(self) -> None:
+        """Open the sessions again with threads that spin or sleep, when the machine's load asks
+        for the other kind (checked before each window: a decoder's KV cache and the cross K/V
+        are plain tensors, valid in the new sessions)."""
+        if self._spin_choice is None:
+            return
+        spinning = self._spin_choice.spinning()
+        if spinning == self._session_config.spinning:
+            return
+        config = dataclasses.replace(self._session_config, spinning=spinning)
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
+            encoder = pool.submit(create_session, self.model_dir / ENCODER_FILE, config)
+            decoder = pool.submit(create_session, self.model_dir / DECODER_FILE, config)
+            self.encoder, self.decoder = encoder.result()[0], decoder.result()[0]
+        self._session_config = config
+        log.info("worker threads %s: other programs use %.1f cores", "spin" if spinning else "sleep",
+                 self._spin_choice.others_cores or 0.0)
+        if self._aligner is not None:
+            self._aligner = None
+            self.prepare_alignment()
 
     def new_cache(self, batch: int) -> KVCache:
         empty = np.zeros((batch, self._heads, 0, self._head_dim), dtype=self.cache_dtype)

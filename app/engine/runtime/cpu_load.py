@@ -1,0 +1,75 @@
+"""How much of the CPU other programs are using, and whether worker threads should spin.
+
+onnxruntime's worker threads can busy-wait between the ops of a run (spinning). On free cores
+that is the fastest way to run a decoder step's many small ops; when another program wants a
+core, a spinning thread holds it, the scheduler takes turns, and a run slows by far more than
+the core it lost. So threads spin only while other programs leave the cores free.
+
+The measure is Linux's /proc/stat (every core's busy time, the hypervisor's steal included)
+minus this process's own CPU time, between two readings a few seconds apart: no thread, no
+sleep, one small read per check. Elsewhere there is no reading and threads keep spinning.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PROC_STAT = Path("/proc/stat")
+BUSY_CORES = 0.5
+"""Other programs keeping at least this many cores busy (on average) make threads sleep."""
+CHECK_EVERY_S = 1.0
+"""A new reading at most this often: shorter spans say more about noise than about load."""
+
+
+@dataclass(frozen=True)
+class _Reading:
+    wall_s: float
+    busy_s: float  # every core's busy time, all processes
+    own_s: float  # this process's CPU time (all its threads)
+
+
+def _read() -> _Reading | None:
+    """Now, the machine's busy seconds and this process's; None where /proc/stat is missing."""
+    try:
+        with PROC_STAT.open(encoding="ascii") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    times = os.times()
+    return _Reading(time.monotonic(), (user + nice + system + irq + softirq + steal) / ticks,
+                    times.user + times.system)
+
+
+class SpinChoice:
+    """Whether worker threads should spin now: `spinning()` is cheap enough to call per window.
+
+    The answer changes only when two readings in a row agree on the new one (a short burst of
+    another program is not worth rebuilding sessions for).
+    """
+
+    def __init__(self, busy_cores: float = BUSY_CORES, every_s: float = CHECK_EVERY_S) -> None:
+        self.busy_cores, self.every_s = busy_cores, every_s
+        self._last = _read()
+        self._spinning = True
+        self._votes = 0  # readings in a row that disagree with `_spinning`
+        self.others_cores: float | None = None  # cores other programs used over the last span
+
+    def spinning(self) -> bool:
+        now = _read()
+        if now is None or self._last is None or now.wall_s - self._last.wall_s < self.every_s:
+            return self._spinning
+        span = now.wall_s - self._last.wall_s
+        others = ((now.busy_s - self._last.busy_s) - (now.own_s - self._last.own_s)) / span
+        self._last, self.others_cores = now, others
+        if (others < self.busy_cores) == self._spinning:
+            self._votes = 0
+        else:
+            self._votes += 1
+            if self._votes >= 2:
+                self._spinning, self._votes = not self._spinning, 0
+        return self._spinning
