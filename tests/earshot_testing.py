@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import wave
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,6 +70,61 @@ def tmpfs(path: Path, options: str) -> Iterator[Path]:
         yield path
     finally:
         subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+NOBODY = 65534
+"""The uid and gid an unprivileged user runs as (Debian's `nobody`/`nogroup`)."""
+
+
+@contextmanager
+def nobody_home() -> Iterator[Path]:
+    """A home folder in /tmp owned by `nobody` (pytest's tmp_path is root's 0700 folder, which
+    `nobody` cannot enter). The tests run as root, which reads any file whatever its mode: a
+    process started with `as_nobody` meets a file it may not read as a user does."""
+    home = Path(tempfile.mkdtemp(prefix="earshot-nobody-"))
+    try:
+        for sub in ("config", "data", "cache", "log"):
+            (home / sub).mkdir()
+        for path in (home, *home.iterdir()):
+            os.chown(path, NOBODY, NOBODY)
+        yield home
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def nobody_env(home: Path) -> dict[str, str]:
+    """The environment of an Earshot process run as `nobody` with its folders in `home`."""
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "QT_QPA_PLATFORM", "CI")}
+    return {**keep, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT), "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
+            "EARSHOT_DATA_DIR": str(home / "data" / "earshot"), "EARSHOT_CACHE_DIR": str(home / "cache" / "earshot"),
+            "EARSHOT_LOG_DIR": str(home / "log" / "earshot"), "XDG_RUNTIME_DIR": str(home)}
+
+
+def as_nobody(args: list[str], home: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run `args` as the unprivileged user `nobody` (uid and gid 65534, no other groups)."""
+    require_python_for_nobody()
+    return subprocess.run(args, env=nobody_env(home), cwd=home, user=NOBODY, group=NOBODY, extra_groups=[],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def require_python_for_nobody() -> None:
+    """Skip (fail in CI) when `nobody` cannot run this Python: a venv made from a Python under
+    root's 0700 home (pyenv in /root) cannot be started by any other user."""
+    probe = subprocess.run([sys.executable, "-c", "import numpy, tomllib"], user=NOBODY, group=NOBODY,
+                           extra_groups=[], cwd="/", capture_output=True, env={"PATH": os.environ.get("PATH", "")})
+    if probe.returncode != 0:
+        message = f"an unprivileged user cannot run {sys.executable} (is it under a 0700 home?)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def owned_by_root(path: Path) -> Path:
+    """Make `path` a file `nobody` cannot read: root's, mode 0600 (as `sudo earshot` leaves it)."""
+    os.chown(path, 0, 0)
+    os.chmod(path, 0o600)
+    return path
 
 
 def fill_up(folder: Path) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from dictation_helpers import replay
-from earshot_testing import DATA_DIR, read_wav
+from earshot_testing import DATA_DIR, NOBODY, as_nobody, nobody_home, owned_by_root, read_wav
 
 from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
 from app.dictation.live_worker import DictationOptions
@@ -121,3 +122,28 @@ def test_a_damaged_journal_is_still_offered_and_never_stops_the_start(tmp_path: 
         np.testing.assert_array_equal(offered, whole[int(1.5 * SR):2 * SR])  # the segments still there
     wav = leftovers[0].write_wav(tmp_path / "recovered.wav")
     assert wav.stat().st_size == 44 + 2 * offered.size
+
+
+_LEFTOVERS = """
+from app.dictation.audio_journal import find_leftovers, recovery_dir
+print([round(item.duration_s, 3) for item in find_leftovers(recovery_dir())])
+"""
+
+
+def test_a_journal_segment_this_user_may_not_read_is_kept_and_offered_once_it_can_be() -> None:
+    """A real unreadable segment: root's 0600 file (as `sudo earshot` leaves it), looked for by a
+    process running as `nobody`. Offering the rest would delete it with the journal once the rest
+    is transcribed: the journal is passed over, untouched, until this user may read all of it."""
+    with nobody_home() as home:
+        root = home / "data" / "earshot" / "recovery"
+        folder, _audio = _killed_journal(root)
+        for path in [home / "data" / "earshot", root, folder, *folder.iterdir()]:
+            os.chown(path, NOBODY, NOBODY)
+        segment = owned_by_root(sorted(folder.glob("seg-*.pcm"))[-1])
+        before = {path.name: path.read_bytes() for path in folder.iterdir()}
+        first = as_nobody([sys.executable, "-c", _LEFTOVERS], home)
+        assert first.returncode == 0 and first.stdout.strip() == "[]", first.stderr
+        assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
+        os.chown(segment, NOBODY, NOBODY)
+        second = as_nobody([sys.executable, "-c", _LEFTOVERS], home)
+        assert second.returncode == 0 and second.stdout.strip() == "[1.5]", second.stderr
