@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from dictation_helpers import replay
-from earshot_testing import DATA_DIR, NOBODY, as_nobody, nobody_home, owned_by_root, read_wav
+from earshot_testing import DATA_DIR, NOBODY, as_nobody, nobody_home, owned_by_root, read_wav, tmpfs
 
 from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
 from app.dictation.live_worker import DictationOptions
@@ -147,3 +147,24 @@ def test_a_journal_segment_this_user_may_not_read_is_kept_and_offered_once_it_ca
         os.chown(segment, NOBODY, NOBODY)
         second = as_nobody([sys.executable, "-c", _LEFTOVERS], home)
         assert second.returncode == 0 and second.stdout.strip() == "[1.5]", second.stderr
+
+
+def test_a_full_disk_stops_the_journal_never_the_dictation_and_keeps_what_was_written(tmp_path: Path,
+                                                                                      engine) -> None:  # type: ignore[no-untyped-def]
+    """A real full file system (a 64 KiB tmpfs: about 2 s of 16 kHz audio) under the journal of a
+    dictation of 3.6 s through the real worker: the text is all there, and what the disk took is
+    the audio's start, sample-exact, offered after a kill as any journal is."""
+    audio = read_wav(DATA_DIR / "espeak_callback.wav")
+    with tmpfs(tmp_path / "disk", "size=64k") as disk:
+        journal = AudioJournal(disk / "recovery")
+        done = replay(engine, audio, DictationOptions(realtime=False), journal=journal)
+        assert "minutes when you are ready" in done.committed.lower()  # the dictation went on
+        with pytest.raises(OSError) as full:
+            (disk / "more").write_bytes(b"\0" * 8192)
+        assert full.value.errno == 28  # the disk really was full
+        (disk / "more").unlink(missing_ok=True)
+        journal.close()  # as a kill leaves it: the text is stored, but the mark may not be
+        kept = b"".join(path.read_bytes() for path in sorted(journal.folder.glob("seg-*.pcm")))
+        assert 0 < len(kept) < 2 * audio.size
+        pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
+        assert kept == pcm[: len(kept)]

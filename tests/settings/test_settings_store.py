@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from earshot_testing import NOBODY, as_nobody, nobody_home, owned_by_root
+from earshot_testing import NOBODY, as_nobody, fill_up, nobody_home, owned_by_root, tmpfs
 
 from app.settings import store as store_module
 from app.settings.schema import SETTINGS_VERSION, Settings
@@ -158,3 +158,26 @@ print(result.notice)
 store.save(result.settings)
 print("saved")
 """
+
+
+def test_a_real_full_disk_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    """A real full file system (tmpfs): the save raises "No space left on device" (the window says
+    the settings apply until quit), the old file is whole, and no temporary file is left."""
+    with tmpfs(tmp_path / "disk", "size=64k") as disk:
+        store = SettingsStore(disk / "earshot" / "settings.toml")
+        first = Settings()
+        first.window.theme = "dark"
+        store.save(first)
+        before = store.path.read_bytes()
+        fill_up(disk)
+        changed = Settings()
+        changed.model.precision = "fp32"
+        changed.decode.vocabulary = [f"word{i}" for i in range(200)]  # more than a page: a new page is needed
+        with pytest.raises(OSError) as failed:
+            store.save(changed)
+        assert failed.value.errno == 28 and failed.value.strerror == "No space left on device"
+        assert store.path.read_bytes() == before
+        assert sorted(p.name for p in store.path.parent.iterdir()) == ["settings.toml"]
+        (disk / "filler").unlink()
+        store.save(changed)
+        assert store.load().settings.model.precision == "fp32"
