@@ -101,11 +101,13 @@ def nobody_env(home: Path) -> dict[str, str]:
             "EARSHOT_LOG_DIR": str(home / "log" / "earshot"), "XDG_RUNTIME_DIR": str(home)}
 
 
-def as_nobody(args: list[str], home: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run `args` as the unprivileged user `nobody` (uid and gid 65534, no other groups)."""
+def as_nobody(args: list[str], home: Path, timeout: float = 600,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `args` as the unprivileged user `nobody` (uid and gid 65534, no other groups); `env`
+    adds to `nobody_env(home)`."""
     require_python_for_nobody()
-    return subprocess.run(args, env=nobody_env(home), cwd=home, user=NOBODY, group=NOBODY, extra_groups=[],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(args, env={**nobody_env(home), **(env or {})}, cwd=home, user=NOBODY, group=NOBODY,
+                          extra_groups=[], capture_output=True, text=True, timeout=timeout)
 
 
 def require_python_for_nobody() -> None:
