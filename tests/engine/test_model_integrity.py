@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
+from earshot_testing import DATA_DIR, NOBODY, REPO_ROOT, as_nobody, espeak_clips, nobody_home, owned_by_root, tmpfs
 
 from app.engine.convert.readers import read_weights
 from app.engine.convert.weights import ModelFormatError
@@ -141,3 +141,48 @@ def test_a_copy_without_times_is_hashed_once_then_trusted(tmp_path):
     after = cache_integrity.read_marker(copy)
     assert after and all(r.mtime_ns == (copy / n).stat().st_mtime_ns for n, r in after.items())
     assert {n: r.sha256 for n, r in after.items()} == {n: r.sha256 for n, r in marker.items()}
+
+
+@pytest.mark.parametrize("damage", ["empty", "a_folder"])
+@pytest.mark.parametrize("name", ["decoder.onnx", "tokenizer.json"])
+def test_an_empty_file_or_a_folder_in_the_cache_is_rebuilt(home, name, damage):
+    path = _entry(home) / name
+    path.unlink()
+    if damage == "empty":
+        path.write_bytes(b"")
+    else:
+        path.mkdir()
+        (path / "stray").write_bytes(b"x")
+    result = earshot("transcribe", GOOD, "--beam-size", "1", home=home)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert normalize(result.stdout) == normalize(CLIP["text"])
+    assert (_entry(home) / name).is_file() and (_entry(home) / name).stat().st_size > 0
+
+
+def test_a_full_disk_under_the_cache_is_one_line_and_leaves_no_entry(tmp_path):
+    """A real full file system (a 16 MiB tmpfs; the int8 graphs take about 48 MB): the conversion
+    fails in one line, and no half-written entry is left to be mistaken for a good one."""
+    with tmpfs(tmp_path / "cache", "size=16m"):
+        result = earshot("transcribe", GOOD, "--beam-size", "1", home=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        errors = [line for line in result.stderr.splitlines() if line.startswith("earshot: error:")]
+        assert len(errors) == 1 and "No space left on device" in errors[0], result.stderr
+        assert not [p for p in (tmp_path / "cache").rglob("*") if p.is_file() and p.suffix == ".onnx"]
+    again = earshot("transcribe", GOOD, "--beam-size", "1", home=tmp_path)  # room again: converted
+    assert again.returncode == 0 and normalize(again.stdout) == normalize(CLIP["text"]), again.stderr
+
+
+def test_a_cache_file_this_user_may_not_read_is_rebuilt(home):
+    """A real unreadable file: root's 0600 decoder.onnx in the cache of a process running as
+    `nobody` (as `sudo earshot` leaves it; root itself reads any file)."""
+    with nobody_home() as nobody:
+        cache = nobody / "cache" / "earshot"
+        shutil.copytree(home / "cache", cache)  # copytree keeps times: trusted without hashing
+        for path in [cache, *cache.rglob("*")]:
+            os.chown(path, NOBODY, NOBODY)
+        (entry,) = cache.glob(f"converted/{BUNDLED_NAME}-*/int8-*")
+        owned_by_root(entry / "decoder.onnx")
+        result = as_nobody([sys.executable, "-m", "app", "transcribe", GOOD, "--beam-size", "1"], nobody)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert normalize(result.stdout) == normalize(CLIP["text"])
+        assert (entry / "decoder.onnx").stat().st_uid == NOBODY
