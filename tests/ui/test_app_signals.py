@@ -161,3 +161,36 @@ def test_a_signal_mid_dictation_keeps_the_text_and_the_audio_not_transcribed_yet
     assert "weather" in text.lower(), text
     [leftover] = find_leftovers(tmp_path / "data" / "earshot" / "recovery")
     assert leftover.entry_id == entry_id and leftover.duration_s > 0
+
+
+def test_a_second_start_of_the_app_leaves_the_watch_folder_to_the_first(tmp_path):
+    """Two starts of the app on one desktop (a double click in the menu, an autostart): the second
+    hands over to the running one (its window comes to the front) and ends with 0 at once, so one
+    app watches the folder and each file is transcribed once."""
+    inbox = tmp_path / "inbox"
+    names = _inbox(inbox)
+    env = _environment(tmp_path, inbox)
+    first = _start(env)
+    try:
+        deadline = time.monotonic() + 180
+        while subprocess.run([sys.executable, "-m", "app", "status"], env=env, cwd=REPO_ROOT,
+                             capture_output=True).returncode != 0:
+            assert first.poll() is None and time.monotonic() < deadline, "the first app did not start"
+            time.sleep(0.5)
+        tree = process_tree(first.pid)
+        second = subprocess.run([sys.executable, "-m", "app"], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                                timeout=120)
+        assert second.returncode == 0 and "Traceback" not in second.stderr, second.stderr
+        _wait_for(first, tmp_path, len(names))
+        first.send_signal(signal.SIGTERM)
+        _, stderr = first.communicate(timeout=STOP_WITHIN_S)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert first.returncode == 128 + signal.SIGTERM and "Traceback" not in stderr, stderr
+    assert still_running(tree) == []
+    db = tmp_path / "data" / "earshot" / "history.sqlite3"
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        sources = [Path(row[0]).name for row in conn.execute("SELECT source FROM entries WHERE kind = 'file'")]
+    assert sorted(sources) == sorted(names)  # each once
