@@ -8,7 +8,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import wave
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -72,59 +71,40 @@ def tmpfs(path: Path, options: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(path)], check=False)
 
 
-NOBODY = 65534
-"""The uid and gid an unprivileged user runs as (Debian's `nobody`/`nogroup`)."""
+OTHER_USER = 65534
+"""A uid and gid that are not root's (Debian's `nobody`/`nogroup`): the owner of the files that a
+test's process may not read."""
+
+_OVERRIDES = "-dac_override,-dac_read_search,-fowner"
 
 
-@contextmanager
-def nobody_home() -> Iterator[Path]:
-    """A home folder in /tmp owned by `nobody` (pytest's tmp_path is root's 0700 folder, which
-    `nobody` cannot enter). The tests run as root, which reads any file whatever its mode: a
-    process started with `as_nobody` meets a file it may not read as a user does."""
-    home = Path(tempfile.mkdtemp(prefix="earshot-nobody-"))
-    try:
-        for sub in ("config", "data", "cache", "log"):
-            (home / sub).mkdir()
-        for path in (home, *home.iterdir()):
-            os.chown(path, NOBODY, NOBODY)
-        yield home
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+def without_file_permission_override(args: list[str]) -> list[str]:
+    """`args` run as root without the capabilities that set file permissions aside (util-linux's
+    `setpriv` drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER from the bounding and
+    inheritable sets before it execs `args`). The tests run as root, which reads any file whatever
+    its mode; such a process meets another user's 0600 file as a user does ("Permission denied"),
+    while its own files and folders (the venv's Python under a 0700 /root included) stay its."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.fail("setpriv (util-linux) is needed to run a process that root's file permission override is "
+                    "taken from: install util-linux (.ci/run does)")
+    return [setpriv, f"--inh-caps={_OVERRIDES}", f"--bounding-set={_OVERRIDES}", "--", *args]
 
 
-def nobody_env(home: Path) -> dict[str, str]:
-    """The environment of an Earshot process run as `nobody` with its folders in `home`."""
+def home_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of an Earshot process with all its folders in `home` (plus `extra`)."""
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "QT_QPA_PLATFORM", "CI")}
     return {**keep, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT), "XDG_CONFIG_HOME": str(home / "config"),
             "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
             "EARSHOT_DATA_DIR": str(home / "data" / "earshot"), "EARSHOT_CACHE_DIR": str(home / "cache" / "earshot"),
-            "EARSHOT_LOG_DIR": str(home / "log" / "earshot"), "XDG_RUNTIME_DIR": str(home)}
+            "EARSHOT_LOG_DIR": str(home / "log" / "earshot"), "XDG_RUNTIME_DIR": str(home), **extra}
 
 
-def as_nobody(args: list[str], home: Path, timeout: float = 600,
-              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `args` as the unprivileged user `nobody` (uid and gid 65534, no other groups); `env`
-    adds to `nobody_env(home)`."""
-    require_python_for_nobody()
-    return subprocess.run(args, env={**nobody_env(home), **(env or {})}, cwd=home, user=NOBODY, group=NOBODY,
-                          extra_groups=[], capture_output=True, text=True, timeout=timeout)
-
-
-def require_python_for_nobody() -> None:
-    """Skip (fail in CI) when `nobody` cannot run this Python: a venv made from a Python under
-    root's 0700 home (pyenv in /root) cannot be started by any other user."""
-    probe = subprocess.run([sys.executable, "-c", "import numpy, tomllib"], user=NOBODY, group=NOBODY,
-                           extra_groups=[], cwd="/", capture_output=True, env={"PATH": os.environ.get("PATH", "")})
-    if probe.returncode != 0:
-        message = f"an unprivileged user cannot run {sys.executable} (is it under a 0700 home?)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
-def owned_by_root(path: Path) -> Path:
-    """Make `path` a file `nobody` cannot read: root's, mode 0600 (as `sudo earshot` leaves it)."""
-    os.chown(path, 0, 0)
+def another_users(path: Path) -> Path:
+    """Make `path` another user's private file (uid and gid 65534, mode 0600), as `sudo earshot`
+    leaves one in a user's folders: a process started `without_file_permission_override` may
+    neither read nor write it, nor change its mode."""
+    os.chown(path, OTHER_USER, OTHER_USER)
     os.chmod(path, 0o600)
     return path
 

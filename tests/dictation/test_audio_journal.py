@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from dictation_helpers import replay
-from earshot_testing import DATA_DIR, NOBODY, as_nobody, nobody_home, owned_by_root, read_wav, tmpfs
+from earshot_testing import DATA_DIR, another_users, home_env, read_wav, tmpfs, without_file_permission_override
 
 from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
 from app.dictation.live_worker import DictationOptions
@@ -130,23 +131,25 @@ print([round(item.duration_s, 3) for item in find_leftovers(recovery_dir())])
 """
 
 
-def test_a_journal_segment_this_user_may_not_read_is_kept_and_offered_once_it_can_be() -> None:
-    """A real unreadable segment: root's 0600 file (as `sudo earshot` leaves it), looked for by a
-    process running as `nobody`. Offering the rest would delete it with the journal once the rest
-    is transcribed: the journal is passed over, untouched, until this user may read all of it."""
-    with nobody_home() as home:
-        root = home / "data" / "earshot" / "recovery"
-        folder, _audio = _killed_journal(root)
-        for path in [home / "data" / "earshot", root, folder, *folder.iterdir()]:
-            os.chown(path, NOBODY, NOBODY)
-        segment = owned_by_root(sorted(folder.glob("seg-*.pcm"))[-1])
-        before = {path.name: path.read_bytes() for path in folder.iterdir()}
-        first = as_nobody([sys.executable, "-c", _LEFTOVERS], home)
-        assert first.returncode == 0 and first.stdout.strip() == "[]", first.stderr
-        assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
-        os.chown(segment, NOBODY, NOBODY)
-        second = as_nobody([sys.executable, "-c", _LEFTOVERS], home)
-        assert second.returncode == 0 and second.stdout.strip() == "[1.5]", second.stderr
+def _leftovers(home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(without_file_permission_override([sys.executable, "-c", _LEFTOVERS]), cwd=home,
+                          env=home_env(home), capture_output=True, text=True, timeout=120)
+
+
+def test_a_journal_segment_this_user_may_not_read_is_kept_and_offered_once_it_can_be(tmp_path: Path) -> None:
+    """A real unreadable segment: another user's 0600 file (as `sudo earshot` leaves it), looked for
+    by a process that root's file permission override is taken from. Offering the rest would delete
+    it with the journal once the rest is transcribed: the journal is passed over, untouched, until
+    this user may read all of it."""
+    folder, _audio = _killed_journal(tmp_path / "data" / "earshot" / "recovery")
+    segment = another_users(sorted(folder.glob("seg-*.pcm"))[-1])
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    first = _leftovers(tmp_path)
+    assert first.returncode == 0 and first.stdout.strip() == "[]", first.stderr
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
+    os.chown(segment, os.getuid(), os.getgid())
+    second = _leftovers(tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == "[1.5]", second.stderr
 
 
 def test_a_full_disk_stops_the_journal_never_the_dictation_and_keeps_what_was_written(tmp_path: Path,

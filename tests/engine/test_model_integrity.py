@@ -12,7 +12,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from earshot_testing import DATA_DIR, NOBODY, REPO_ROOT, as_nobody, espeak_clips, nobody_home, owned_by_root, tmpfs
+from earshot_testing import (
+    DATA_DIR,
+    REPO_ROOT,
+    another_users,
+    espeak_clips,
+    home_env,
+    tmpfs,
+    without_file_permission_override,
+)
 
 from app.engine.convert.readers import read_weights
 from app.engine.convert.weights import ModelFormatError
@@ -172,17 +180,16 @@ def test_a_full_disk_under_the_cache_is_one_line_and_leaves_no_entry(tmp_path):
     assert again.returncode == 0 and normalize(again.stdout) == normalize(CLIP["text"]), again.stderr
 
 
-def test_a_cache_file_this_user_may_not_read_is_rebuilt(home):
-    """A real unreadable file: root's 0600 decoder.onnx in the cache of a process running as
-    `nobody` (as `sudo earshot` leaves it; root itself reads any file)."""
-    with nobody_home() as nobody:
-        cache = nobody / "cache" / "earshot"
-        shutil.copytree(home / "cache", cache)  # copytree keeps times: trusted without hashing
-        for path in [cache, *cache.rglob("*")]:
-            os.chown(path, NOBODY, NOBODY)
-        (entry,) = cache.glob(f"converted/{BUNDLED_NAME}-*/int8-*")
-        owned_by_root(entry / "decoder.onnx")
-        result = as_nobody([sys.executable, "-m", "app", "transcribe", GOOD, "--beam-size", "1"], nobody)
-        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-        assert normalize(result.stdout) == normalize(CLIP["text"])
-        assert (entry / "decoder.onnx").stat().st_uid == NOBODY
+def test_a_cache_file_this_user_may_not_read_is_rebuilt(home, tmp_path):
+    """A real unreadable file: another user's 0600 decoder.onnx (as `sudo earshot` leaves it) in the
+    cache of a process that root's file permission override is taken from."""
+    cache = tmp_path / "cache" / "earshot"
+    shutil.copytree(home / "cache", cache)  # copytree keeps times: trusted without hashing
+    (entry,) = cache.glob(f"converted/{BUNDLED_NAME}-*/int8-*")
+    another_users(entry / "decoder.onnx")
+    result = subprocess.run(without_file_permission_override([sys.executable, "-m", "app", "transcribe", GOOD,
+                                                              "--beam-size", "1"]),
+                            cwd=tmp_path, env=home_env(tmp_path), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert normalize(result.stdout) == normalize(CLIP["text"])
+    assert (entry / "decoder.onnx").stat().st_uid == os.getuid()  # rebuilt: this user's file now

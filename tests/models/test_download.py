@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -16,7 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from download_helpers import BAD_TOKENIZER_REPO, TINY_COPY_REPO, earshot, start_earshot
-from earshot_testing import NOBODY, as_nobody, nobody_home, owned_by_root, process_tree, still_running
+from earshot_testing import (
+    another_users,
+    home_env,
+    process_tree,
+    still_running,
+    without_file_permission_override,
+)
 from hub_server import HubServer
 
 from app.engine.models import downloader
@@ -281,19 +287,19 @@ def test_a_damaged_local_part_is_fetched_again_and_the_model_installed(hub: HubS
 
 
 def test_a_local_part_this_user_may_not_read_is_fetched_again_and_the_model_installed(
-        hub: HubServer, bundled_model_dir: Path) -> None:
-    """A real unreadable `.part`: root's 0600 file (as a `sudo earshot models download` killed half
-    way leaves it), met by a download running as `nobody`."""
-    with nobody_home() as home:
-        data = home / "data" / "earshot"
-        part = _left_part(data, bundled_model_dir / "model.bin", "damaged_in_the_middle")
-        for path in [data, *data.rglob("*")]:
-            os.chown(path, NOBODY, NOBODY)
-        owned_by_root(part)
-        result = as_nobody([sys.executable, "-m", "app", "models", "download", TINY_COPY_REPO, "--precision", "fp32",
-                            "--timeout", "5"], home, env={"HF_ENDPOINT": hub.endpoint, "HF_HOME": str(home / "hf")})
-        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-        assert _sha256(data / "models" / TINY_COPY / "model.bin") == _sha256(bundled_model_dir / "model.bin")
+        hub: HubServer, bundled_model_dir: Path, tmp_path: Path) -> None:
+    """A real unreadable `.part`: another user's 0600 file (as a `sudo earshot models download`
+    killed half way leaves it), met by a download that root's file permission override is taken from."""
+    data = tmp_path / "data" / "earshot"
+    part = another_users(_left_part(data, bundled_model_dir / "model.bin", "damaged_in_the_middle"))
+    command = [sys.executable, "-m", "app", "models", "download", TINY_COPY_REPO, "--precision", "fp32",
+               "--timeout", "5"]
+    result = subprocess.run(without_file_permission_override(command), cwd=tmp_path, capture_output=True, text=True,
+                            env=home_env(tmp_path, HF_ENDPOINT=hub.endpoint, HF_HOME=str(tmp_path / "hf")), timeout=600)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert not part.exists()  # fetched again whole, installed, and the downloads folder cleared
+    assert _sha256(data / "models" / TINY_COPY / "model.bin") == _sha256(bundled_model_dir / "model.bin")
+    assert [r for _m, path, r in hub.requests if path.endswith("/model.bin")] == [""]  # whole, no resume tried
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from earshot_testing import NOBODY, as_nobody, fill_up, nobody_home, owned_by_root, tmpfs
+from earshot_testing import another_users, fill_up, home_env, tmpfs, without_file_permission_override
 
 from app.settings import store as store_module
 from app.settings.schema import SETTINGS_VERSION, Settings
@@ -132,22 +133,21 @@ def test_an_empty_or_truncated_file_loads_as_settings_or_defaults_and_saving_wor
 
 
 def test_a_settings_file_this_user_may_not_read_is_kept_and_defaults_used(tmp_path: Path) -> None:
-    """A real unreadable file: root's 0600 settings.toml (as `sudo earshot` leaves it), loaded and
-    saved by a process running as `nobody` (root itself reads any file)."""
-    with nobody_home() as home:
-        folder = home / "config" / "earshot"
-        folder.mkdir()
-        os.chown(folder, NOBODY, NOBODY)
-        theirs = b'version = %d\n[window]\ntheme = "dark"\n' % SETTINGS_VERSION
-        (folder / "settings.toml").write_bytes(theirs)
-        owned_by_root(folder / "settings.toml")
-        result = as_nobody([sys.executable, "-c", _LOAD_AND_SAVE], home)
-        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
-        notice, saved = result.stdout.splitlines()
-        assert "could not be read" in notice and "Permission denied" in notice and "settings.toml.bak" in notice
-        assert saved == "saved"
-        assert (folder / "settings.toml.bak").read_bytes() == theirs  # kept, byte for byte
-        assert SettingsStore(folder / "settings.toml").load().notice is None  # the new file is the user's
+    """A real unreadable file: another user's 0600 settings.toml (as `sudo earshot` leaves it),
+    loaded and saved by a process that root's file permission override is taken from."""
+    folder = tmp_path / "config" / "earshot"
+    folder.mkdir(parents=True)
+    theirs = b'version = %d\n[window]\ntheme = "dark"\n' % SETTINGS_VERSION
+    (folder / "settings.toml").write_bytes(theirs)
+    another_users(folder / "settings.toml")
+    result = subprocess.run(without_file_permission_override([sys.executable, "-c", _LOAD_AND_SAVE]), cwd=tmp_path,
+                            env=home_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    notice, saved = result.stdout.splitlines()
+    assert "could not be read" in notice and "Permission denied" in notice and "settings.toml.bak" in notice
+    assert saved == "saved"
+    assert (folder / "settings.toml.bak").read_bytes() == theirs  # kept, byte for byte
+    assert SettingsStore(folder / "settings.toml").load().notice is None  # the new file is the user's
 
 
 _LOAD_AND_SAVE = """
