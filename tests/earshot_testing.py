@@ -71,6 +71,44 @@ def tmpfs(path: Path, options: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(path)], check=False)
 
 
+OTHER_USER = 65534
+"""A uid and gid that are not root's (Debian's `nobody`/`nogroup`): the owner of the files that a
+test's process may not read."""
+
+_OVERRIDES = "-dac_override,-dac_read_search,-fowner"
+
+
+def without_file_permission_override(args: list[str]) -> list[str]:
+    """`args` run as root without the capabilities that set file permissions aside (util-linux's
+    `setpriv` drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER from the bounding and
+    inheritable sets before it execs `args`). The tests run as root, which reads any file whatever
+    its mode; such a process meets another user's 0600 file as a user does ("Permission denied"),
+    while its own files and folders (the venv's Python under a 0700 /root included) stay its."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.fail("setpriv (util-linux) is needed to run a process that root's file permission override is "
+                    "taken from: install util-linux (.ci/run does)")
+    return [setpriv, f"--inh-caps={_OVERRIDES}", f"--bounding-set={_OVERRIDES}", "--", *args]
+
+
+def home_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of an Earshot process with all its folders in `home` (plus `extra`)."""
+    keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "QT_QPA_PLATFORM", "CI")}
+    return {**keep, "HOME": str(home), "PYTHONPATH": str(REPO_ROOT), "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
+            "EARSHOT_DATA_DIR": str(home / "data" / "earshot"), "EARSHOT_CACHE_DIR": str(home / "cache" / "earshot"),
+            "EARSHOT_LOG_DIR": str(home / "log" / "earshot"), "XDG_RUNTIME_DIR": str(home), **extra}
+
+
+def another_users(path: Path) -> Path:
+    """Make `path` another user's private file (uid and gid 65534, mode 0600), as `sudo earshot`
+    leaves one in a user's folders: a process started `without_file_permission_override` may
+    neither read nor write it, nor change its mode."""
+    os.chown(path, OTHER_USER, OTHER_USER)
+    os.chmod(path, 0o600)
+    return path
+
+
 def fill_up(folder: Path) -> None:
     """Write zeros until the file system says it is full (ENOSPC)."""
     with (folder / "filler").open("wb", buffering=0) as filler:

@@ -61,6 +61,8 @@ SLOW: dict[str, str] = {
     "tests/dictation/test_session_control.py::test_session_recording_keeps_all_audio": "real time",
     "tests/dictation/test_audio_journal.py::test_a_cleanly_ended_session_leaves_no_journal_and_a_tiny_leftover_is_dropped":
         "a whole session",
+    "tests/dictation/test_audio_journal.py::test_a_full_disk_stops_the_journal_never_the_dictation_and_keeps_what_was_written":
+        "a whole session on a full tmpfs",
     # Processes: the CLI and the app started for real, Ray, sound servers, X servers, strace.
     "tests/archive/test_ray_cluster.py": "starts a local Ray cluster with a tiny.en engine per actor",
     "tests/archive/test_folder_runs.py": "CLI processes over folder trees and a long joined file",
@@ -72,6 +74,14 @@ SLOW: dict[str, str] = {
     "tests/dictation/test_capture_pulse.py": "a private PulseAudio server and real-time capture",
     "tests/ui/test_device_rescan.py": "a private PulseAudio server",
     "tests/ui/test_microphone_names.py": "a private PulseAudio server",
+    "tests/dictation/test_dictate_signals.py": "a private PulseAudio, `earshot dictate` stopped by signals",
+    # The same stop as SIGTERM's, which the quick loop keeps.
+    **{f"tests/archive/test_stop_signals.py::test_a_signal_stops_a_run_in_one_process[{name}]":
+       "CLI processes over a folder, stopped as SIGTERM stops them" for name in ("SIGINT", "SIGHUP")},
+    **{f"tests/ui/test_app_signals.py::test_a_signal_mid_dictation_keeps_the_text_and_the_audio_not_transcribed_yet"
+       f"[{name}]": "the app dictating in real time, stopped as SIGTERM stops it" for name in ("SIGINT", "SIGHUP")},
+    "tests/ui/test_app_signals.py::test_a_second_start_of_the_app_leaves_the_watch_folder_to_the_first":
+        "two starts of the app, a watch folder transcribed",
     "tests/ui/test_crash_recovery.py": "a real-time replay in an app process killed with -9, then a second start",
     "tests/ui/test_startup.py": "the app started in a fresh process",
     "tests/ui/test_screenshot.py": "Xvfb and a dictation replay",

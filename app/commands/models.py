@@ -93,6 +93,10 @@ def _download(args: argparse.Namespace) -> int:
             raise OSError(str(exc)) from exc
         except DownloadCancelled as exc:
             raise OSError("cancelled; nothing was installed") from exc
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (stop_signals): the staging folder is kept
+            print(f"earshot: download of {name} stopped; nothing was installed, and the same command resumes it",
+                  file=sys.stderr)
+            raise
         print(f"installed {name} from {repo} ({printer.total_bytes / 1e6:.0f} MB, {time.perf_counter() - t0:.1f} s: "
               f"{printer.timings()})")
 

@@ -131,8 +131,13 @@ class DictationController(QObject):
     def shutdown(self, timeout_s: float = 3.0) -> None:
         """Cancel and wait for the workers, the current session's and those of sessions that
         ended but may still be decoding: a model call cut off at interpreter exit aborts the
-        process (its thread is stopped inside onnxruntime's C++ code)."""
-        self.cancel()
+        process (its thread is stopped inside onnxruntime's C++ code). Quitting is not Cancel: the
+        audio of the current session that has no text yet is kept for the next start to offer."""
+        self._start_when_ready = False
+        if self._session is not None:
+            self._session.abandon()
+            self._end_session()
+        self._set_state(RecordState.IDLE)
         self._ended = [s for s in self._ended if not s.join(timeout_s)]
 
     @property

@@ -48,6 +48,7 @@ class LiveSession:
         self._journal = (_open_journal(request.recovery_dir, request.entry_id)
                          if request.recovery_dir is not None else None)
         self._source = JournaledSource(captured, self._journal) if self._journal is not None else captured
+        self._keep_journal = False  # abandoned: the journal stays for the next start
         decode = dataclasses.replace(
             streaming_decode_options(request.options.language),
             task=request.options.task,
@@ -84,6 +85,10 @@ class LiveSession:
     def cancel(self) -> None:
         self._worker.cancel()
 
+    def abandon(self) -> None:
+        self._keep_journal = True
+        self._worker.cancel()
+
     def join(self, timeout: float) -> bool:
         return bool(self._worker.join(timeout))
 
@@ -101,12 +106,12 @@ class LiveSession:
             self._journal.mark_committed(event.audio_end_s)
 
     def _end_journal(self) -> None:
-        """The session is over: its audio is transcribed (or abandoned by cancel) unless the
-        worker failed; then the journal stays for the next start to offer."""
+        """The session is over: its audio is transcribed (or thrown away by cancel) unless the
+        worker failed or the app quit (`abandon`); then the journal stays for the next start to offer."""
         if self._journal is None:
             return
         try:
-            if self._worker.failure is None:
+            if self._worker.failure is None and not self._keep_journal:
                 self._journal.discard()
             else:
                 self._journal.close()

@@ -160,6 +160,11 @@ class DictationSession(Protocol):
 
     def cancel(self) -> None: ...
 
+    def abandon(self) -> None:
+        """Stop at once, as `cancel` does, but keep the audio not transcribed yet for the next
+        start to offer (the app quits: a logout, a signal, the Quit menu)."""
+        ...
+
     def join(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for the worker thread to end; True if it did."""
         ...

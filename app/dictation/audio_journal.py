@@ -13,6 +13,7 @@ exclusive `flock` on its folder's `lock` file, so it is never mistaken for a lef
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
@@ -236,6 +237,10 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
             os.close(fd)
     committed = _committed_mark(folder / "committed")
     segments = _segments(folder)
+    if unreadable := [path.name for _first, path in segments if not os.access(path, os.R_OK)]:
+        # left by another user (`sudo earshot`): not offered, never deleted with the rest once the
+        # readable part is transcribed; offered again once this user may read it
+        raise PermissionError(errno.EACCES, f"this user may not read {', '.join(unreadable)}", str(folder))
     end = max((first + path.stat().st_size // 2 for first, path in segments), default=0)
     start = max(committed, segments[0][0] if segments else 0)
     entry_file = folder / "entry"

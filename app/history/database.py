@@ -2,12 +2,15 @@
 
 A file SQLite cannot read (random bytes, a failed `quick_check`; a folder in its place) is renamed to
 `history.sqlite3.corrupt-<time>` (with its -wal/-shm) and a new database is created; the caller
-gets a one-line notice for the user. The database and its -wal/-shm are 0600 in a 0700 folder.
+gets a one-line notice for the user. A file this user may not read or write (left by `sudo earshot`,
+another user's) is kept aside the same way, as `history.sqlite3.unreadable-<time>`, untouched.
+The database and its -wal/-shm are 0600 in a 0700 folder.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -47,6 +50,12 @@ def is_busy(exc: sqlite3.Error) -> bool:
 def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     """The connection, and a user-facing sentence when a damaged file was replaced."""
     private_dir(path.parent)
+    if path.is_file() and not os.access(path, os.R_OK | os.W_OK):  # SQLite: "unable to open database file"
+        log.error("The history database %s may not be read or written by this user; starting a new one", path)
+        backup = _keep_aside(path, "unreadable")
+        notice = (f"The history could not be opened (this user may not read or write {path.name}). It was kept "
+                  f"as {backup.name}, untouched, and a new, empty history was started.")
+        return _connect(path), notice
     try:
         if path.exists() and not path.is_file():  # a folder (or a FIFO, which would never answer)
             raise _corrupt_error(f"{path} is not a file")
@@ -55,7 +64,7 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
         if exc.sqlite_errorcode & 0xFF not in _CORRUPT:
             raise
         log.exception("The history database %s is unreadable; starting a new one", path)
-    backup = _keep_corrupt_file(path)
+    backup = _keep_aside(path, "corrupt")
     notice = (f"The history could not be read (the file is damaged). It was kept as {backup.name} "
               "and a new, empty history was started.")
     return _connect(path), notice
@@ -138,8 +147,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def _keep_corrupt_file(path: Path) -> Path:
-    backup = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+def _keep_aside(path: Path, why: str) -> Path:
+    backup = path.with_name(f"{path.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}")
     for suffix in ("", "-wal", "-shm"):
         part = path.with_name(path.name + suffix)
         if part.exists():

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import subprocess
 
 import pytest
-from archive_testing import earshot, make_archive, manifest_stems, summary_counts
-from earshot_testing import fill_up, tmpfs
+from archive_testing import earshot, earshot_command, make_archive, manifest_stems, summary_counts
+from earshot_testing import another_users, fill_up, home_env, tmpfs, without_file_permission_override
 
 from app.archive.inputs import list_inputs
 from app.archive.manifest import MANIFEST_NAME, Manifest, ManifestError
@@ -148,3 +149,23 @@ def test_a_full_disk_at_the_manifest_line_is_one_error_and_the_next_run_redoes_i
         again = earshot(str(archive), "-r", "--output-dir", str(out))
         assert again.returncode == 0 and summary_counts(again.stderr) == (1, 1, 0), again.stderr
         assert set(manifest_stems(out)) == set(stems)
+
+
+def test_a_run_whose_manifest_this_user_may_not_read_stops_with_one_line(tmp_path):
+    """A real unreadable manifest: another user's 0600 file (as `sudo earshot transcribe` leaves
+    it), met by a run that root's file permission override is taken from. It stops before any
+    transcript is written and the manifest is kept."""
+    archive, out = tmp_path / "in", tmp_path / "out"
+    make_archive(archive, copies=1)
+    out.mkdir()
+    theirs = json.dumps(_record("box0/000_x", "0" * 64)).encode() + b"\n"
+    (out / MANIFEST_NAME).write_bytes(theirs)
+    another_users(out / MANIFEST_NAME)
+    result = subprocess.run(without_file_permission_override(earshot_command(str(archive), "-r", "--output-dir",
+                                                                             str(out))),
+                            cwd=tmp_path, env=home_env(tmp_path), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("earshot: error:")]
+    assert len(errors) == 1 and "cannot read the manifest (Permission denied)" in errors[0], result.stderr
+    assert (out / MANIFEST_NAME).read_bytes() == theirs
+    assert not list(out.rglob("*.txt"))

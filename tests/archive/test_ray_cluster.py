@@ -71,9 +71,10 @@ def test_a_ray_run_resumes_a_local_run_and_survives_a_killed_worker(tmp_path):
     assert counts(again.stderr) == (0, 12, 0)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL],
+                         ids=lambda s: signal.Signals(s).name)
 def test_a_signal_stops_a_local_ray_run_and_its_actors(tmp_path, signum):
-    """SIGTERM: the run says what it kept and `ray.shutdown()` stops the cluster it started, all
+    """SIGTERM, SIGINT, SIGHUP: the run says what it kept and `ray.shutdown()` stops the cluster it started, all
     within seconds. SIGKILL: the actors end with the driver and nothing holds the run's output; Ray's
     two agent processes end by themselves once their GCS calls time out (about a minute)."""
     archive, out = tmp_path / "in", tmp_path / "out"
@@ -81,7 +82,7 @@ def test_a_signal_stops_a_local_ray_run_and_its_actors(tmp_path, signum):
     process = start_run(archive, out, "--ray", "local")
     tree = wait_for(process, out, finished=2, workers=1)
     assert _engine_actors(process.pid)
-    if signum == signal.SIGTERM:
+    if signum != signal.SIGKILL:
         stderr = stop_and_check(process, tree, signum)
         assert "interrupted; finished files are written and recorded" in stderr
     else:

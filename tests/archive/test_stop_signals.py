@@ -24,10 +24,14 @@ def test_a_signal_stops_a_two_worker_run_and_its_workers(tmp_path, signum):
     check_resumed(archive, out, stems)
 
 
-def test_sigterm_stops_a_run_in_one_process(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
+def test_a_signal_stops_a_run_in_one_process(tmp_path, signum):
+    """A service manager's SIGTERM, Ctrl-C's SIGINT, a closed terminal's SIGHUP (SIGKILL:
+    test_folder_runs.py's run killed half way)."""
     archive, out = tmp_path / "in", tmp_path / "out"
     stems = [*make_archive(archive, copies=2, long_file=True), LONG_STEM]
     process = start_run(archive, out, "--jobs", "1")
     tree = wait_for(process, out, finished=1, workers=0)
-    stop_and_check(process, tree, signal.SIGTERM)
+    stderr = stop_and_check(process, tree, signum)
+    assert "interrupted; finished files are written and recorded" in stderr
     check_resumed(archive, out, stems)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from dictation_helpers import replay
-from earshot_testing import DATA_DIR, read_wav
+from earshot_testing import DATA_DIR, another_users, home_env, read_wav, tmpfs, without_file_permission_override
 
 from app.dictation.audio_journal import AudioJournal, JournalOptions, find_leftovers
 from app.dictation.live_worker import DictationOptions
@@ -121,3 +123,51 @@ def test_a_damaged_journal_is_still_offered_and_never_stops_the_start(tmp_path: 
         np.testing.assert_array_equal(offered, whole[int(1.5 * SR):2 * SR])  # the segments still there
     wav = leftovers[0].write_wav(tmp_path / "recovered.wav")
     assert wav.stat().st_size == 44 + 2 * offered.size
+
+
+_LEFTOVERS = """
+from app.dictation.audio_journal import find_leftovers, recovery_dir
+print([round(item.duration_s, 3) for item in find_leftovers(recovery_dir())])
+"""
+
+
+def _leftovers(home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(without_file_permission_override([sys.executable, "-c", _LEFTOVERS]), cwd=home,
+                          env=home_env(home), capture_output=True, text=True, timeout=120)
+
+
+def test_a_journal_segment_this_user_may_not_read_is_kept_and_offered_once_it_can_be(tmp_path: Path) -> None:
+    """A real unreadable segment: another user's 0600 file (as `sudo earshot` leaves it), looked for
+    by a process that root's file permission override is taken from. Offering the rest would delete
+    it with the journal once the rest is transcribed: the journal is passed over, untouched, until
+    this user may read all of it."""
+    folder, _audio = _killed_journal(tmp_path / "data" / "earshot" / "recovery")
+    segment = another_users(sorted(folder.glob("seg-*.pcm"))[-1])
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    first = _leftovers(tmp_path)
+    assert first.returncode == 0 and first.stdout.strip() == "[]", first.stderr
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
+    os.chown(segment, os.getuid(), os.getgid())
+    second = _leftovers(tmp_path)
+    assert second.returncode == 0 and second.stdout.strip() == "[1.5]", second.stderr
+
+
+def test_a_full_disk_stops_the_journal_never_the_dictation_and_keeps_what_was_written(tmp_path: Path,
+                                                                                      engine) -> None:  # type: ignore[no-untyped-def]
+    """A real full file system (a 64 KiB tmpfs: about 2 s of 16 kHz audio) under the journal of a
+    dictation of 3.6 s through the real worker: the text is all there, and what the disk took is
+    the audio's start, sample-exact, offered after a kill as any journal is."""
+    audio = read_wav(DATA_DIR / "espeak_callback.wav")
+    with tmpfs(tmp_path / "disk", "size=64k") as disk:
+        journal = AudioJournal(disk / "recovery")
+        done = replay(engine, audio, DictationOptions(realtime=False), journal=journal)
+        assert "minutes when you are ready" in done.committed.lower()  # the dictation went on
+        with pytest.raises(OSError) as full:
+            (disk / "more").write_bytes(b"\0" * 8192)
+        assert full.value.errno == 28  # the disk really was full
+        (disk / "more").unlink(missing_ok=True)
+        journal.close()  # as a kill leaves it: the text is stored, but the mark may not be
+        kept = b"".join(path.read_bytes() for path in sorted(journal.folder.glob("seg-*.pcm")))
+        assert 0 < len(kept) < 2 * audio.size
+        pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
+        assert kept == pcm[: len(kept)]

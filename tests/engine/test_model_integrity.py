@@ -12,7 +12,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from earshot_testing import DATA_DIR, REPO_ROOT, espeak_clips
+from earshot_testing import (
+    DATA_DIR,
+    REPO_ROOT,
+    another_users,
+    espeak_clips,
+    home_env,
+    tmpfs,
+    without_file_permission_override,
+)
 
 from app.engine.convert.readers import read_weights
 from app.engine.convert.weights import ModelFormatError
@@ -141,3 +149,47 @@ def test_a_copy_without_times_is_hashed_once_then_trusted(tmp_path):
     after = cache_integrity.read_marker(copy)
     assert after and all(r.mtime_ns == (copy / n).stat().st_mtime_ns for n, r in after.items())
     assert {n: r.sha256 for n, r in after.items()} == {n: r.sha256 for n, r in marker.items()}
+
+
+@pytest.mark.parametrize("damage", ["empty", "a_folder"])
+@pytest.mark.parametrize("name", ["decoder.onnx", "tokenizer.json"])
+def test_an_empty_file_or_a_folder_in_the_cache_is_rebuilt(home, name, damage):
+    path = _entry(home) / name
+    path.unlink()
+    if damage == "empty":
+        path.write_bytes(b"")
+    else:
+        path.mkdir()
+        (path / "stray").write_bytes(b"x")
+    result = earshot("transcribe", GOOD, "--beam-size", "1", home=home)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert normalize(result.stdout) == normalize(CLIP["text"])
+    assert (_entry(home) / name).is_file() and (_entry(home) / name).stat().st_size > 0
+
+
+def test_a_full_disk_under_the_cache_is_one_line_and_leaves_no_entry(tmp_path):
+    """A real full file system (a 16 MiB tmpfs; the int8 graphs take about 48 MB): the conversion
+    fails in one line, and no half-written entry is left to be mistaken for a good one."""
+    with tmpfs(tmp_path / "cache", "size=16m"):
+        result = earshot("transcribe", GOOD, "--beam-size", "1", home=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+        errors = [line for line in result.stderr.splitlines() if line.startswith("earshot: error:")]
+        assert len(errors) == 1 and "No space left on device" in errors[0], result.stderr
+        assert not [p for p in (tmp_path / "cache").rglob("*") if p.is_file() and p.suffix == ".onnx"]
+    again = earshot("transcribe", GOOD, "--beam-size", "1", home=tmp_path)  # room again: converted
+    assert again.returncode == 0 and normalize(again.stdout) == normalize(CLIP["text"]), again.stderr
+
+
+def test_a_cache_file_this_user_may_not_read_is_rebuilt(home, tmp_path):
+    """A real unreadable file: another user's 0600 decoder.onnx (as `sudo earshot` leaves it) in the
+    cache of a process that root's file permission override is taken from."""
+    cache = tmp_path / "cache" / "earshot"
+    shutil.copytree(home / "cache", cache)  # copytree keeps times: trusted without hashing
+    (entry,) = cache.glob(f"converted/{BUNDLED_NAME}-*/int8-*")
+    another_users(entry / "decoder.onnx")
+    result = subprocess.run(without_file_permission_override([sys.executable, "-m", "app", "transcribe", GOOD,
+                                                              "--beam-size", "1"]),
+                            cwd=tmp_path, env=home_env(tmp_path), capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert normalize(result.stdout) == normalize(CLIP["text"])
+    assert (entry / "decoder.onnx").stat().st_uid == os.getuid()  # rebuilt: this user's file now

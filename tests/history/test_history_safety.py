@@ -15,7 +15,16 @@ import uuid
 from pathlib import Path
 
 import pytest
-from earshot_testing import REPO_ROOT, fill_up, locked_by_another_process, tmpfs
+from earshot_testing import (
+    OTHER_USER,
+    REPO_ROOT,
+    another_users,
+    fill_up,
+    home_env,
+    locked_by_another_process,
+    tmpfs,
+    without_file_permission_override,
+)
 
 from app.history.store import EntryKind, HistoryStore
 
@@ -199,3 +208,65 @@ def test_a_full_disk_queues_writes_and_stores_them_once_there_is_room(tmp_path: 
         store.close()
         stored = HistoryStore(disk / "history.sqlite3").get(entry)
         assert stored is not None and stored.text == said.text
+
+
+_OPEN_AND_WRITE = """
+from app.history.store import EntryKind, HistoryStore
+store = HistoryStore()
+print(store.notice)
+store.create(EntryKind.DICTATION, "", text="said by this user")
+store.close()
+print([entry.text for entry in HistoryStore().search()])
+"""
+
+
+def _open_and_write(home: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(without_file_permission_override([sys.executable, "-c", _OPEN_AND_WRITE]), cwd=home,
+                          env=home_env(home), capture_output=True, text=True, timeout=120)
+
+
+def test_a_history_this_user_may_not_open_is_kept_aside_untouched_and_a_new_one_starts(tmp_path: Path) -> None:
+    """A real unreadable file: another user's 0600 history.sqlite3 (as `sudo earshot` leaves it),
+    opened by a process that root's file permission override is taken from. SQLite alone says
+    "unable to open database file" and the app did not start."""
+    folder = tmp_path / "data" / "earshot"
+    theirs = _history_of(folder / "history.sqlite3", entries=3)
+    another_users(folder / "history.sqlite3")
+    result = _open_and_write(tmp_path)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    notice, texts = result.stdout.splitlines()
+    [kept] = folder.glob("history.sqlite3.unreadable-*")
+    assert "could not be opened" in notice and kept.name in notice
+    assert texts == "['said by this user']"
+    assert kept.read_bytes() == theirs and kept.stat().st_uid == OTHER_USER  # untouched
+    assert [e.text for e in HistoryStore(kept).search()] == [f"entry {i} " * 40 for i in (2, 1, 0)]
+
+
+_JOURNAL_WRITER = """
+import sys, time
+from pathlib import Path
+from app.history.write_journal import PendingWrite, WriteJournal
+journal = WriteJournal.new_for(Path(sys.argv[1]))  # as a store whose database was locked, then killed
+journal.append(PendingWrite("append", {"id": 1, "text": " queued by another user", "at": time.time()}))
+print(journal.path)
+"""
+
+
+def test_a_history_journal_this_user_may_not_open_is_kept_and_replayed_once_it_can_be(tmp_path: Path) -> None:
+    """A journal of queued writes left by another user's Earshot: passed over, never deleted, and
+    replayed once it is this user's."""
+    folder = tmp_path / "data" / "earshot"
+    db = folder / "history.sqlite3"
+    _history_of(db, entries=1)
+    left = subprocess.run([sys.executable, "-c", _JOURNAL_WRITER, str(db)], cwd=REPO_ROOT, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True, text=True)
+    journal = another_users(Path(left.stdout.strip()))
+    theirs = journal.read_bytes()
+    first = _open_and_write(tmp_path)
+    assert first.returncode == 0, first.stderr  # (its log says why the journal is passed over)
+    assert "queued by another user" not in first.stdout and journal.read_bytes() == theirs
+    os.chown(journal, os.getuid(), os.getgid())
+    second = _open_and_write(tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "queued by another user" in second.stdout.splitlines()[1]
+    assert not journal.exists()

@@ -5,13 +5,24 @@ conversion. No internet; the server listens on 127.0.0.1 only."""
 from __future__ import annotations
 
 import hashlib
+import json
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from download_helpers import BAD_TOKENIZER_REPO, TINY_COPY_REPO, earshot, start_earshot
+from earshot_testing import (
+    another_users,
+    home_env,
+    process_tree,
+    still_running,
+    without_file_permission_override,
+)
 from hub_server import HubServer
 
 from app.engine.models import downloader
@@ -241,3 +252,81 @@ def test_a_tls_failure_names_tls(hub: HubServer, tmp_path: Path) -> None:
     with pytest.raises(DownloadError, match=r"^TLS: "):
         download_model(request, ModelStore(), lambda _p: None)
     assert _installed(tmp_path / "data") == []
+
+
+def _left_part(data: Path, model_bin: Path, damage: str) -> Path:
+    """The staging folder as an earlier try of the same commit leaves it, with model.bin.part
+    damaged as `damage` says: 20 MB kept with 4 KB of garbage in their middle, empty, a folder."""
+    staging = data / "downloads" / TINY_COPY
+    (staging / "files").mkdir(parents=True)
+    (staging / "download.json").write_text(json.dumps({"repo": TINY_COPY_REPO, "commit": hub_commit()}))
+    part = staging / "files" / "model.bin.part"
+    if damage == "a_folder":
+        part.mkdir()
+        (part / "stray").write_bytes(b"x")
+    elif damage == "empty":
+        part.write_bytes(b"")
+    else:
+        kept = bytearray(model_bin.read_bytes()[:20_000_000])
+        kept[10_000_000:10_004_096] = np.random.default_rng(3).bytes(4096)
+        part.write_bytes(bytes(kept))
+    return part
+
+
+@pytest.mark.parametrize("damage", ["damaged_in_the_middle", "empty", "a_folder"])
+def test_a_damaged_local_part_is_fetched_again_and_the_model_installed(hub: HubServer, tmp_path: Path,
+                                                                        bundled_model_dir: Path, damage: str) -> None:
+    _left_part(tmp_path / "data", bundled_model_dir / "model.bin", damage)
+    result = earshot("models", "download", TINY_COPY_REPO, "--precision", "fp32", "--timeout", "5")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    installed = tmp_path / "data" / "models" / TINY_COPY / "model.bin"
+    assert _sha256(installed) == _sha256(bundled_model_dir / "model.bin")
+    assert not (tmp_path / "data" / "downloads" / TINY_COPY).exists()
+    ranges = [r for _m, path, r in hub.requests if path.endswith("/model.bin")]
+    assert ranges == (["bytes=20000000-", ""] if damage == "damaged_in_the_middle" else [""])
+
+
+def test_a_local_part_this_user_may_not_read_is_fetched_again_and_the_model_installed(
+        hub: HubServer, bundled_model_dir: Path, tmp_path: Path) -> None:
+    """A real unreadable `.part`: another user's 0600 file (as a `sudo earshot models download`
+    killed half way leaves it), met by a download that root's file permission override is taken from."""
+    data = tmp_path / "data" / "earshot"
+    part = another_users(_left_part(data, bundled_model_dir / "model.bin", "damaged_in_the_middle"))
+    command = [sys.executable, "-m", "app", "models", "download", TINY_COPY_REPO, "--precision", "fp32",
+               "--timeout", "5"]
+    result = subprocess.run(without_file_permission_override(command), cwd=tmp_path, capture_output=True, text=True,
+                            env=home_env(tmp_path, HF_ENDPOINT=hub.endpoint, HF_HOME=str(tmp_path / "hf")), timeout=600)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert not part.exists()  # fetched again whole, installed, and the downloads folder cleared
+    assert _sha256(data / "models" / TINY_COPY / "model.bin") == _sha256(bundled_model_dir / "model.bin")
+    assert [r for _m, path, r in hub.requests if path.endswith("/model.bin")] == [""]  # whole, no resume tried
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
+def test_a_signal_stops_a_download_which_the_same_command_resumes(hub: HubServer, tmp_path: Path,
+                                                                   bundled_model_dir: Path, signum: int) -> None:
+    """A service manager's SIGTERM, Ctrl-C, a closed terminal: the command says so in one line and
+    exits with 128 + the signal, nothing is installed, no process of it is left, and the same
+    command resumes from the bytes it kept."""
+    hub.faults.bytes_per_second = 8_000_000
+    first = start_earshot("models", "download", TINY_COPY_REPO, "--precision", "fp32")
+    part = tmp_path / "data" / "downloads" / TINY_COPY / "files" / "model.bin.part"
+    deadline = time.monotonic() + 120
+    while not (part.exists() and part.stat().st_size > 10_000_000):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.1)
+    tree = process_tree(first.pid)
+    first.send_signal(signum)
+    _out, stderr = first.communicate(timeout=60)
+    assert first.returncode == 128 + signum, stderr
+    assert "Traceback" not in stderr and still_running(tree) == []
+    assert _messages(stderr)[-2:] == [
+        f"earshot: download of {TINY_COPY} stopped; nothing was installed, and the same command resumes it",
+        "interrupted"]
+    assert _installed(tmp_path / "data") == [] and part.stat().st_size > 10_000_000
+    hub.reset()
+    again = earshot("models", "download", TINY_COPY_REPO, "--precision", "fp32")
+    assert again.returncode == 0, again.stderr
+    ranges = [r for _m, path, r in hub.requests if path.endswith("/model.bin")]
+    assert len(ranges) == 1 and int(ranges[0].removeprefix("bytes=").rstrip("-")) > 10_000_000
+    assert _sha256(tmp_path / "data" / "models" / TINY_COPY / "model.bin") == _sha256(bundled_model_dir / "model.bin")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from earshot_testing import another_users, fill_up, home_env, tmpfs, without_file_permission_override
 
 from app.settings import store as store_module
 from app.settings.schema import SETTINGS_VERSION, Settings
@@ -127,3 +130,54 @@ def test_an_empty_or_truncated_file_loads_as_settings_or_defaults_and_saving_wor
     assert loaded.notice is None or "\n" not in loaded.notice
     store.save(loaded.settings)
     assert store.load().notice is None
+
+
+def test_a_settings_file_this_user_may_not_read_is_kept_and_defaults_used(tmp_path: Path) -> None:
+    """A real unreadable file: another user's 0600 settings.toml (as `sudo earshot` leaves it),
+    loaded and saved by a process that root's file permission override is taken from."""
+    folder = tmp_path / "config" / "earshot"
+    folder.mkdir(parents=True)
+    theirs = b'version = %d\n[window]\ntheme = "dark"\n' % SETTINGS_VERSION
+    (folder / "settings.toml").write_bytes(theirs)
+    another_users(folder / "settings.toml")
+    result = subprocess.run(without_file_permission_override([sys.executable, "-c", _LOAD_AND_SAVE]), cwd=tmp_path,
+                            env=home_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    notice, saved = result.stdout.splitlines()
+    assert "could not be read" in notice and "Permission denied" in notice and "settings.toml.bak" in notice
+    assert saved == "saved"
+    assert (folder / "settings.toml.bak").read_bytes() == theirs  # kept, byte for byte
+    assert SettingsStore(folder / "settings.toml").load().notice is None  # the new file is the user's
+
+
+_LOAD_AND_SAVE = """
+from app.settings.store import SettingsStore
+store = SettingsStore()
+result = store.load()
+print(result.notice)
+store.save(result.settings)
+print("saved")
+"""
+
+
+def test_a_real_full_disk_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:
+    """A real full file system (tmpfs): the save raises "No space left on device" (the window says
+    the settings apply until quit), the old file is whole, and no temporary file is left."""
+    with tmpfs(tmp_path / "disk", "size=64k") as disk:
+        store = SettingsStore(disk / "earshot" / "settings.toml")
+        first = Settings()
+        first.window.theme = "dark"
+        store.save(first)
+        before = store.path.read_bytes()
+        fill_up(disk)
+        changed = Settings()
+        changed.model.precision = "fp32"
+        changed.decode.vocabulary = [f"word{i}" for i in range(200)]  # more than a page: a new page is needed
+        with pytest.raises(OSError) as failed:
+            store.save(changed)
+        assert failed.value.errno == 28 and failed.value.strerror == "No space left on device"
+        assert store.path.read_bytes() == before
+        assert sorted(p.name for p in store.path.parent.iterdir()) == ["settings.toml"]
+        (disk / "filler").unlink()
+        store.save(changed)
+        assert store.load().settings.model.precision == "fp32"

@@ -112,3 +112,85 @@ def test_a_signal_ends_the_app_and_the_next_start_finishes_the_watch_folder(tmp_
             again.kill()
             again.communicate()
     assert _transcribed(tmp_path) == set(names)
+
+
+def _dictated(home: Path) -> list[tuple[int, str]]:
+    """(id, text) of the History's dictation entries, read as any other program would."""
+    db = home / "data" / "earshot" / "history.sqlite3"
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            return conn.execute("SELECT id, text FROM entries WHERE kind = 'dictation'").fetchall()
+    except sqlite3.Error:
+        return []  # not created yet
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
+def test_a_signal_mid_dictation_keeps_the_text_and_the_audio_not_transcribed_yet(tmp_path, signum):
+    """The window dictating (a recording replayed in real time, as a microphone would give it) when
+    a logout's SIGTERM, Ctrl-C or a closed terminal ends it: the text committed so far is in the
+    History, and the audio heard after it is kept for the next start to offer (Quit is not
+    Cancel: it used to be thrown away)."""
+    from app.dictation.audio_journal import find_leftovers
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    env = _environment(tmp_path, inbox)
+    speech = tmp_path / "speech.wav"
+    write_wav(speech, np.concatenate([read_wav(DATA / name) for _ in range(3) for name in CLIPS]))
+    app = subprocess.Popen([sys.executable, "-m", "app", "--replay", str(speech)], env=env, cwd=REPO_ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 180
+        while subprocess.run([sys.executable, "-m", "app", "start"], env=env, cwd=REPO_ROOT,
+                             capture_output=True).returncode != 0:
+            assert app.poll() is None and time.monotonic() < deadline, "the app did not start dictating"
+            time.sleep(0.5)
+        while not any(text.strip() for _id, text in _dictated(tmp_path)):
+            assert app.poll() is None and time.monotonic() < deadline, "no text was committed"
+            time.sleep(0.1)
+        tree = process_tree(app.pid)
+        app.send_signal(signum)
+        _, stderr = app.communicate(timeout=STOP_WITHIN_S)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.communicate()
+    assert app.returncode == 128 + signum and "Traceback" not in stderr, stderr
+    assert still_running(tree) == []
+    [(entry_id, text)] = _dictated(tmp_path)
+    assert "weather" in text.lower(), text
+    [leftover] = find_leftovers(tmp_path / "data" / "earshot" / "recovery")
+    assert leftover.entry_id == entry_id and leftover.duration_s > 0
+
+
+def test_a_second_start_of_the_app_leaves_the_watch_folder_to_the_first(tmp_path):
+    """Two starts of the app on one desktop (a double click in the menu, an autostart): the second
+    hands over to the running one (its window comes to the front) and ends with 0 at once, so one
+    app watches the folder and each file is transcribed once."""
+    inbox = tmp_path / "inbox"
+    names = _inbox(inbox)
+    env = _environment(tmp_path, inbox)
+    first = _start(env)
+    try:
+        deadline = time.monotonic() + 180
+        while subprocess.run([sys.executable, "-m", "app", "status"], env=env, cwd=REPO_ROOT,
+                             capture_output=True).returncode != 0:
+            assert first.poll() is None and time.monotonic() < deadline, "the first app did not start"
+            time.sleep(0.5)
+        tree = process_tree(first.pid)
+        second = subprocess.run([sys.executable, "-m", "app"], env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+                                timeout=120)
+        assert second.returncode == 0 and "Traceback" not in second.stderr, second.stderr
+        _wait_for(first, tmp_path, len(names))
+        first.send_signal(signal.SIGTERM)
+        _, stderr = first.communicate(timeout=STOP_WITHIN_S)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert first.returncode == 128 + signal.SIGTERM and "Traceback" not in stderr, stderr
+    assert still_running(tree) == []
+    db = tmp_path / "data" / "earshot" / "history.sqlite3"
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        sources = [Path(row[0]).name for row in conn.execute("SELECT source FROM entries WHERE kind = 'file'")]
+    assert sorted(sources) == sorted(names)  # each once

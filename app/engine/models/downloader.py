@@ -14,6 +14,7 @@ import fnmatch
 import hashlib
 import json
 import logging
+import os
 import shutil
 import threading
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ def _fetch_and_install(request: DownloadRequest, store: ModelStore, staging: Pat
     report(Progress(Phase.CHECKING, file=request.repo))
     commit, files = repository_files(request.repo, request.hub_options)
     files_dir = _prepare_staging(staging, request.repo, commit)
+    _drop_unusable_parts(files, files_dir)
     _check_free_space(files, files_dir, store)
     meter = ByteMeter(sum(f.size for f in files), _have_bytes(files, files_dir), report, request.cancel)
     for remote in files:
@@ -169,8 +171,35 @@ def _fetch_file(request: DownloadRequest, commit: str, remote: RemoteFile, files
         http_get(url, out, resume_size=have, headers=headers, expected_size=remote.size,
                  displayed_filename=remote.name, tqdm_class=cast(Any, meter.bar_factory()))
     meter.file = remote.name
-    _verify(part, remote)
+    try:
+        _verify(part, remote)
+    except hub.DownloadError:
+        if not have:
+            raise
+        # the bytes kept from an earlier try were damaged (a disk error, a crash in the middle of a
+        # write): they are gone now (_verify removed them), so the file is fetched once more, whole
+        log.warning("%s resumed from %d kept bytes did not match its checksum; fetching it whole", remote.name, have)
+        meter.done_bytes -= remote.size
+        _fetch_file(request, commit, remote, files_dir, meter)
+        return
     part.rename(final)
+
+
+def _drop_unusable_parts(files: list[RemoteFile], files_dir: Path) -> None:
+    """A `.part` that cannot be resumed is removed and its file fetched whole: something else in
+    its place (a folder), or a file this user may not read and write (left by `sudo earshot`)."""
+    for remote in files:
+        part = _part(files_dir, remote)
+        if not (part.exists() or part.is_symlink()):
+            continue
+        if part.is_file() and not part.is_symlink() and os.access(part, os.R_OK | os.W_OK):
+            continue
+        log.warning("%s cannot be resumed (not a file this user may read and write); fetching %s whole",
+                    part, remote.name)
+        if part.is_dir() and not part.is_symlink():
+            shutil.rmtree(part)
+        else:
+            part.unlink()
 
 
 def _verify(part: Path, remote: RemoteFile) -> None:
