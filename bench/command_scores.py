@@ -19,6 +19,8 @@ mean log-probability per token is at least the threshold. Printed per threshold:
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import re
 import sys
 import tempfile
@@ -52,6 +54,7 @@ NEGATIVES = ("thank you", "see you soon", "sounds good", "on my way", "call me l
 ALIGNED = (("speech", "en_mfa_acoustic_corpus"), ("robustness", "en_mfa_cold_corpus3"))
 THRESHOLDS = (-1.5, -2.0, -2.5, -3.0, -3.5, -4.0)
 SAMPLE_RATE = 16000
+SAVED = ROOT / "bench" / "results" / "command-scores.json"
 _MARGIN_S = 0.05
 
 
@@ -65,6 +68,7 @@ class Heard:
     by_text: bool
     best: str | None = None
     score: float = -np.inf
+    scores: tuple[float, ...] = ()  # every scored phrase's, in SCORED_PHRASES order
 
 
 def aligned_words(grid: Path) -> list[tuple[float, float, str]]:
@@ -99,7 +103,11 @@ def hear(engine: Any, audio: np.ndarray, said: str, options: CommandOptions) -> 
         return Heard(said, text, False)
     scores = engine.score_phrases(audio, SCORED_PHRASES)
     best = int(np.argmax(scores))
-    return Heard(said, text, False, SCORED_PHRASES[best], float(scores[best]))
+    return Heard(said, text, False, SCORED_PHRASES[best], float(scores[best]), tuple(map(float, scores)))
+
+
+def _taken_text(heard: Heard) -> str:
+    return f"{heard.said!r} heard as {heard.text!r}"
 
 
 def taken(heard: Heard, threshold: float) -> bool:
@@ -139,6 +147,12 @@ def main() -> None:
                     else:
                         synthetic.append(heard)
     real = [hear(engine, audio, words, options) for words, audio in real_stretches()]
+    SAVED.write_text(json.dumps({
+        "precision": engine.precision.value, "phrases": SCORED_PHRASES,
+        "silence": engine.score_phrases(np.zeros(SAMPLE_RATE, dtype=np.float32), SCORED_PHRASES),
+        "positives": [{"phrase": p.words, **dataclasses.asdict(h)} for p, h in positives],
+        "synthetic": [dataclasses.asdict(h) for h in synthetic],
+        "real": [dataclasses.asdict(h) for h in real]}, indent=0) + "\n", encoding="utf-8")
     report(positives, synthetic, real)
 
 
@@ -153,6 +167,7 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
         true = sum(taken(h, threshold) for h in real)
         print(f"| {threshold} | {recall}/{len(positives)} = {100 * recall / len(positives):.1f} % |"
               f" {fake}/{len(synthetic)} | {true}/{len(real)} |")
+    print("\nsynthetic non-commands taken by their text:", ", ".join(_taken_text(h) for h in synthetic if h.by_text))
     print("\nmissed (score -3.0):")
     for phrase, heard in positives:
         if not right(heard, phrase, -3.0):

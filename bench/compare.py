@@ -42,7 +42,7 @@ Round = dict[str, Any]
 
 @dataclass(frozen=True)
 class Config:
-    engine: str  # "earshot", "earshot-nospin" or "faster-whisper"
+    engine: str  # "earshot", "earshot-spin", "earshot-nospin", "earshot-mixed" or "faster-whisper"
     precision: str  # earshot: a Precision value (fp32, int8-accurate, auto, ...); faster-whisper: float32/int8
     beam: int
 
@@ -140,6 +140,8 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     if cfg.engine in ("earshot-nospin", "earshot-mixed"):  # worker threads sleep between ops instead of spinning
         _threads_sleep(encoder_only=cfg.engine == "earshot-mixed")
     engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
+    if cfg.engine != "earshot":  # the threads stay as they were made, whatever the machine's load
+        engine.runtime._spin_choice = None
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
     def run(audio: NDArray[np.float32]) -> ClipResult:
@@ -261,9 +263,10 @@ def main() -> None:
     parser.add_argument("--beams", type=int, nargs="+", default=[1, 5])
     parser.add_argument("--precisions", nargs="+", default=["fp32", "int8", "int8-accurate", "int4", "auto"])
     parser.add_argument("--engines", nargs="+", default=["earshot"],
-                        choices=["earshot", "earshot-nospin", "earshot-mixed"],
-                        help="earshot-nospin: onnxruntime's worker threads sleep between ops; earshot-mixed: "
-                             "the encoder's sleep, the decoder's spin")
+                        choices=["earshot", "earshot-spin", "earshot-nospin", "earshot-mixed"],
+                        help="earshot: worker threads spin while the cores are free (the default); "
+                             "earshot-spin: they always spin; earshot-nospin: they sleep between ops; "
+                             "earshot-mixed: the encoder's sleep, the decoder's spin")
     parser.add_argument("--busy", type=int, default=0, metavar="N",
                         help="also run every round with N busy-loop processes beside it (labels end :busyN)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)

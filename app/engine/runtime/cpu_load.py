@@ -20,7 +20,7 @@ from pathlib import Path
 PROC_STAT = Path("/proc/stat")
 BUSY_CORES = 0.5
 """Other programs keeping at least this many cores busy (on average) make threads sleep."""
-CHECK_EVERY_S = 1.0
+CHECK_EVERY_S = 0.5
 """A new reading at most this often: shorter spans say more about noise than about load."""
 
 
