@@ -54,7 +54,7 @@ def preflight() -> None:
         raise SystemExit("the build host lacks: " + ", ".join(problems))
 
 
-def _elf_files(root: Path) -> list[Path]:
+def elf_files_under(root: Path) -> list[Path]:
     found = []
     for path in root.rglob("*"):
         if path.is_file() and not path.is_symlink():
@@ -69,7 +69,7 @@ def check_links(bundle: Path) -> set[str]:
     returns the Debian packages of the system libraries used."""
     from prune_bundle import elf_needed
 
-    files = _elf_files(bundle)
+    files = elf_files_under(bundle)
     bundled = {p.name for p in bundle.rglob("*")}
     missing: dict[str, str] = {}
     packages: set[str] = set()
@@ -87,7 +87,7 @@ def check_links(bundle: Path) -> set[str]:
 def required_glibc(bundle: Path) -> str:
     """The newest GLIBC_x.y symbol version any bundled binary asks for (libc6's minimum)."""
     versions = {(2, 17)}
-    for path in _elf_files(bundle):
+    for path in elf_files_under(bundle):
         for major, minor in re.findall(rb"GLIBC_(\d+)\.(\d+)", path.read_bytes()):
             versions.add((int(major), int(minor)))
     major, minor = max(versions)
@@ -108,7 +108,7 @@ def strip_symbols(bundle: Path) -> int:
     saved = 0
     if shutil.which("strip") is None:
         return saved
-    for path in _elf_files(bundle / "_internal"):
+    for path in elf_files_under(bundle / "_internal"):
         if _has_symbols(path):
             before = path.stat().st_size
             subprocess.run(["strip", "--strip-unneeded", str(path)], check=True)
@@ -122,7 +122,7 @@ def slim(bundle: Path) -> None:
     from encoder_stubs import stub_encoders
     from icu_data import slim_icu_data
 
-    saved = stub_encoders(bundle, _elf_files(bundle))
+    saved = stub_encoders(bundle, elf_files_under(bundle))
     print(f"slim: FFmpeg library stubs saved {saved / 1e6:.1f} MB")
     for data in bundle.glob("_internal/PySide6/Qt/lib/libicudata.so.*"):
         if data.is_file() and not data.is_symlink():
@@ -137,14 +137,14 @@ def slim_numpy_blas(bundle: Path) -> None:
     """NumPy's OpenBLAS and its Fortran runtime -> a small BLAS of the same name (blas_shim.py)."""
     from blas_shim import replace_openblas
 
-    print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, _elf_files(bundle)) / 1e6:.1f} MB saved")
+    print(f"slim: NumPy's OpenBLAS replaced, {replace_openblas(bundle, elf_files_under(bundle)) / 1e6:.1f} MB saved")
 
 
 def slim_host_libraries(bundle: Path) -> None:
     """Berkeley DB (under libjack) and GSSAPI (under Qt Network) -> failing stubs, Kerberos dropped."""
     from host_stubs import stub_host_libraries
 
-    print(f"slim: host library stubs saved {stub_host_libraries(bundle, _elf_files(bundle)) / 1e6:.1f} MB")
+    print(f"slim: host library stubs saved {stub_host_libraries(bundle, elf_files_under(bundle)) / 1e6:.1f} MB")
 
 
 def _root_owned(info: tarfile.TarInfo) -> tarfile.TarInfo:

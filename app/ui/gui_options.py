@@ -17,9 +17,9 @@ def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--minimized", action="store_true", help="start hidden in the tray")
     parser.add_argument("--output", choices=OUTPUT_MODES,
-                        help="for this session: where committed text goes (window = Earshot only; type or "
+                        help="for this run (not saved): where committed text goes (window = Earshot only; type or "
                              "paste = into the focused app)")
     parser.add_argument("--hotkey", metavar="KEYS",
-                        help='for this session: the global hotkey, e.g. "ctrl+alt+d" ("" = none)')
+                        help='for this run (not saved): the global hotkey, e.g. "ctrl+alt+d" ("" = none)')
     parser.add_argument("--hotkey-mode", choices=HOTKEY_MODES,
-                        help="for this session: toggle (press to start and stop) or hold (push-to-talk)")
+                        help="for this run (not saved): toggle (press to start and stop) or hold (push-to-talk)")

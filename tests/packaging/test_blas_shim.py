@@ -19,7 +19,7 @@ from earshot_testing import DATA_DIR, REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
 from blas_shim import FORTRAN_RUNTIME, OPENBLAS_PREFIX, replace_openblas, symbols
-from build_linux import _elf_files
+from build_linux import elf_files_under
 from prune_bundle import elf_needed
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the shim is built on Linux")
@@ -90,7 +90,7 @@ def shimmed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("site")
     shutil.copytree(NUMPY_PACKAGE, root / "numpy", ignore=shutil.ignore_patterns("tests", "__pycache__"))
     shutil.copytree(NUMPY_LIBS, root / "numpy.libs")
-    assert replace_openblas(root, _elf_files(root)) > 28_000_000  # OpenBLAS 25.4 MB, libgfortran 2.8
+    assert replace_openblas(root, elf_files_under(root)) > 28_000_000  # OpenBLAS 25.4 MB, libgfortran 2.8
     return root
 
 
@@ -104,7 +104,7 @@ def test_shim_is_small_defines_what_numpy_imports_and_the_fortran_runtime_is_gon
     shim = next((shimmed / "numpy.libs").glob(f"{OPENBLAS_PREFIX}*"))
     original = next(NUMPY_LIBS.glob(f"{OPENBLAS_PREFIX}*"))
     assert shim.name == original.name and shim.stat().st_size < 200_000
-    users = [p for p in _elf_files(shimmed / "numpy") if original.name in elf_needed(str(p))]
+    users = [p for p in elf_files_under(shimmed / "numpy") if original.name in elf_needed(str(p))]
     imported = set().union(*(symbols(p, "--undefined-only") for p in users)) & symbols(original, "--defined-only")
     assert len(imported) >= 57  # 22 CBLAS functions (matmul), 35 for numpy.linalg
     assert imported <= symbols(shim, "--defined-only")

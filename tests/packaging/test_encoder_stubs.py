@@ -17,7 +17,7 @@ import pytest
 from earshot_testing import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
-from build_linux import _elf_files
+from build_linux import elf_files_under
 from encoder_stubs import STUBBED_LIBRARIES, stub_encoders
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF stubs are built on Linux")
@@ -30,7 +30,7 @@ def stubbed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     bundle = tmp_path_factory.mktemp("bundle")
     shutil.copytree(AV_LIBS, bundle / "av.libs")
     shutil.copytree(AV_PACKAGE, bundle / "av")
-    assert stub_encoders(bundle, _elf_files(bundle)) > 38_000_000  # x265 alone is 20 MB, gnutls 2.4
+    assert stub_encoders(bundle, elf_files_under(bundle)) > 38_000_000  # x265 alone is 20 MB, gnutls 2.4
     return bundle / "av.libs"
 
 
@@ -40,7 +40,7 @@ def _symbols(path: Path, *flags: str) -> set[str]:
 
 
 def test_each_stub_is_small_and_defines_what_ffmpeg_imports(stubbed: Path) -> None:
-    users = [p for p in _elf_files(stubbed.parent) if not p.name.startswith(STUBBED_LIBRARIES)]
+    users = [p for p in elf_files_under(stubbed.parent) if not p.name.startswith(STUBBED_LIBRARIES)]
     imported = set().union(*(_symbols(p, "--undefined-only") for p in users))
     found = []
     for prefix in STUBBED_LIBRARIES:

@@ -17,7 +17,7 @@ from earshot_testing import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "packaging"))
 from blas_shim import symbols
-from build_linux import _elf_files
+from build_linux import elf_files_under
 from host_stubs import FAILING_LIBRARIES, ORPHANS, stub_host_libraries
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF stubs are built on Linux")
@@ -41,7 +41,7 @@ def stubbed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in COPIED:
         shutil.copy2((HOST_LIBS / name).resolve(), folder / name)
     shutil.copy2(Path(PySide6.__file__).parent / "Qt" / "lib" / "libQt6Network.so.6", folder / "libQt6Network.so.6")
-    assert stub_host_libraries(folder, _elf_files(folder)) > 5_000_000  # libdb 1.8 MB, Kerberos 1.5, systemd 2.5
+    assert stub_host_libraries(folder, elf_files_under(folder)) > 5_000_000  # libdb 1.8 MB, Kerberos 1.5, systemd 2.5
     return folder
 
 
