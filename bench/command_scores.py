@@ -14,6 +14,7 @@ mean log-probability per token is at least the threshold. Printed per threshold:
   dictation, where most words run on without a pause).
 
     python bench/command_scores.py [--precision auto|fp32|int8] [--voices ...] [--speeds ...]
+    python bench/command_scores.py --saved   # the tables again from bench/results/command-scores.json
 """
 
 from __future__ import annotations
@@ -37,13 +38,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from commands import SHARED, SPEEDS, VOICES, command_set, recognised, speak  # noqa: E402
 from earshot_bench_io import read_wav  # noqa: E402
 
+from app.dictation.command_heard import CommandListener, decide  # noqa: E402
 from app.dictation.command_match import (  # noqa: E402
-    SCORED_PHRASES,
+    CommandMatch,
     CommandOptions,
     CommandPhrase,
     match_command,
-    normalised_words,
 )
+from app.dictation.events import HeardPhrase  # noqa: E402
 
 NEGATIVES = ("thank you", "see you soon", "sounds good", "on my way", "call me later", "good morning",
              "yes please", "no thanks", "send it now", "keep going", "that is right", "let me think",
@@ -52,7 +54,8 @@ NEGATIVES = ("thank you", "see you soon", "sounds good", "on my way", "call me l
 """Short utterances that are not commands: what a user says between pauses while dictating."""
 
 ALIGNED = (("speech", "en_mfa_acoustic_corpus"), ("robustness", "en_mfa_cold_corpus3"))
-THRESHOLDS = (-1.5, -2.0, -2.5, -3.0, -3.5, -4.0)
+THRESHOLDS = (-2.5, -3.0, -3.5, -4.0)
+CONFIRMS = (-4.0, -5.0, -6.0, -99.0)
 SAMPLE_RATE = 16000
 SAVED = ROOT / "bench" / "results" / "command-scores.json"
 _MARGIN_S = 0.05
@@ -60,15 +63,20 @@ _MARGIN_S = 0.05
 
 @dataclass(frozen=True)
 class Heard:
-    """One short utterance: what it is, what the decoder wrote, the best phrase and its score
-    (None when the text alone decided or has too many words)."""
+    """One short utterance: what was said, what the decoder wrote, the command its text matches
+    (by sound) and the decoder's best phrase with its score (None where the text decides alone)."""
 
     said: str
     text: str
-    by_text: bool
-    best: str | None = None
+    found: str | None
+    heard: str | None = None
     score: float = -np.inf
-    scores: tuple[float, ...] = ()  # every scored phrase's, in SCORED_PHRASES order
+
+    def command(self, options: CommandOptions) -> CommandMatch | None:
+        """What the gate takes the utterance for under `options` (thresholds)."""
+        found = match_command(self.text, options)
+        heard = None if self.heard is None else HeardPhrase(self.heard, self.score)
+        return decide(found, heard, options)
 
 
 def aligned_words(grid: Path) -> list[tuple[float, float, str]]:
@@ -93,31 +101,26 @@ def real_stretches() -> list[tuple[str, np.ndarray]]:
 
 
 def hear(engine: Any, audio: np.ndarray, said: str, options: CommandOptions) -> Heard:
-    """Decode `audio` as live dictation does and score the phrases where the text decides nothing."""
+    """Decode `audio` as live dictation does; the decoder's best phrase as the worker reports it."""
     from app.dictation.policy_options import streaming_decode_options
 
     text = engine.decode_window(audio, streaming_decode_options()).text.strip()
-    if match_command(text, options) is not None:
-        return Heard(said, text, True)
-    if not 0 < len(normalised_words(text)) <= options.max_words:
-        return Heard(said, text, False)
-    scores = engine.score_phrases(audio, SCORED_PHRASES)
-    best = int(np.argmax(scores))
-    return Heard(said, text, False, SCORED_PHRASES[best], float(scores[best]), tuple(map(float, scores)))
+    found = match_command(text, options)
+    heard = CommandListener(engine, options).heard(text, lambda: audio)
+    return Heard(said, text, None if found is None else found.phrase.words,
+                 None if heard is None else heard.words, -np.inf if heard is None else heard.score)
 
 
-def _taken_text(heard: Heard) -> str:
-    return f"{heard.said!r} heard as {heard.text!r}"
-
-
-def taken(heard: Heard, threshold: float) -> bool:
-    return heard.by_text or (heard.best is not None and heard.score >= threshold)
-
-
-def right(heard: Heard, phrase: CommandPhrase, threshold: float) -> bool:
-    if heard.by_text:
+def right(heard: Heard, phrase: CommandPhrase, options: CommandOptions) -> bool:
+    """The command said is the one taken (its mark, its words)."""
+    found = heard.command(options)
+    if found is None or found.kind is not phrase.kind:
+        return False
+    if phrase.punctuation is not None:
+        return found.phrase.punctuation is not None and found.phrase.punctuation.text == phrase.punctuation.text
+    if phrase.takes_words:
         return recognised(phrase, heard.said, heard.text)
-    return taken(heard, threshold) and heard.best == phrase.words
+    return True
 
 
 def main() -> None:
@@ -125,7 +128,12 @@ def main() -> None:
     parser.add_argument("--precision", default="auto")
     parser.add_argument("--voices", nargs="+", default=list(VOICES))
     parser.add_argument("--speeds", nargs="+", type=int, default=list(SPEEDS))
+    parser.add_argument("--saved", action="store_true",
+                        help=f"report again on what the last run saved ({SAVED.name}), without the model")
     args = parser.parse_args()
+    if args.saved:
+        report(*saved_run())
+        return
     from app.engine.models.loader import load_engine
     from app.engine.types import Precision
 
@@ -148,35 +156,52 @@ def main() -> None:
                         synthetic.append(heard)
     real = [hear(engine, audio, words, options) for words, audio in real_stretches()]
     SAVED.write_text(json.dumps({
-        "precision": engine.precision.value, "phrases": SCORED_PHRASES,
-        "silence": engine.score_phrases(np.zeros(SAMPLE_RATE, dtype=np.float32), SCORED_PHRASES),
+        "precision": engine.precision.value,
         "positives": [{"phrase": p.words, **dataclasses.asdict(h)} for p, h in positives],
         "synthetic": [dataclasses.asdict(h) for h in synthetic],
         "real": [dataclasses.asdict(h) for h in real]}, indent=0) + "\n", encoding="utf-8")
     report(positives, synthetic, real)
 
 
+def saved_run() -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[Heard]]:
+    """The utterances of the last run, as saved."""
+    saved = json.loads(SAVED.read_text(encoding="utf-8"))
+    phrases = {said: phrase for phrase, said in command_set()}
+
+    def heard(row: dict[str, Any]) -> Heard:
+        return Heard(row["said"], row["text"], row["found"], row["heard"], row["score"])
+
+    return ([(phrases[row["said"]], heard(row)) for row in saved["positives"]],
+            [heard(row) for row in saved["synthetic"]], [heard(row) for row in saved["real"]])
+
+
 def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard], real: list[Heard]) -> None:
-    by_text = sum(right(h, p, 0.0) for p, h in positives if h.by_text)
-    print(f"commands recognised by text alone: {by_text}/{len(positives)}")
-    print("| score at least | command recall | synthetic non-commands taken | real 1-4 word stretches taken |")
-    print("|---|---|---|---|")
-    for threshold in THRESHOLDS:
-        recall = sum(right(h, p, threshold) for p, h in positives)
-        fake = sum(taken(h, threshold) for h in synthetic)
-        true = sum(taken(h, threshold) for h in real)
-        print(f"| {threshold} | {recall}/{len(positives)} = {100 * recall / len(positives):.1f} % |"
-              f" {fake}/{len(synthetic)} | {true}/{len(real)} |")
-    print("\nsynthetic non-commands taken by their text:", ", ".join(_taken_text(h) for h in synthetic if h.by_text))
-    print("\nmissed (score -3.0):")
+    text_only = [right(h, p, CommandOptions()) for p, h in positives if h.heard is None]
+    print(f"commands decided by their text alone: {len(text_only)}/{len(positives)}, right {sum(text_only)}")
+    print("| taken at (score) | confirmed at | command recall | synthetic non-commands taken | real stretches taken |")
+    print("|---|---|---|---|---|")
+    for take in THRESHOLDS:
+        for confirm in CONFIRMS:
+            options = CommandOptions(min_phrase_score=take, min_confirm_score=min(confirm, take))
+            recall = sum(right(h, p, options) for p, h in positives)
+            fake = [h for h in synthetic if h.command(options) is not None]
+            true = [h for h in real if h.command(options) is not None]
+            share = 100 * recall / len(positives)
+            print(f"| {take} | {min(confirm, take)} | {recall}/{len(positives)} = {share:.1f} % |"
+                  f" {len(fake)}/{len(synthetic)} | {len(true)}/{len(real)} |")
+    options = CommandOptions()
+    print(f"\nmissed (default: taken at {options.min_phrase_score}, confirmed at {options.min_confirm_score}):")
     for phrase, heard in positives:
-        if not right(heard, phrase, -3.0):
-            print(f"  {heard.said!r}: heard {heard.text!r}, best {heard.best!r} {heard.score:.2f}")
-    print("\nreal stretches taken (score -4.0):")
-    for heard in real:
-        if taken(heard, -4.0):
-            print(f"  {heard.said!r}: heard {heard.text!r}, by text {heard.by_text},"
-                  f" best {heard.best!r} {heard.score:.2f}")
+        if not right(heard, phrase, options):
+            print(f"  {_line(heard)}")
+    print("\nnon-commands taken (default):")
+    for heard in [*synthetic, *real]:
+        if heard.command(options) is not None:
+            print(f"  {_line(heard)}")
+
+
+def _line(heard: Heard) -> str:
+    return f"{heard.said!r}: heard {heard.text!r}, text {heard.found!r}, decoder {heard.heard!r} {heard.score:.2f}"
 
 
 if __name__ == "__main__":

@@ -70,8 +70,10 @@ PHRASES: tuple[CommandPhrase, ...] = (
     *(CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c, sounds_like=_SOUNDS_LIKE.get(c.words, ()))
       for c in SPOKEN_COMMANDS),
 )
-SCORED_PHRASES: tuple[str, ...] = tuple(p.words for p in PHRASES if not p.takes_words)
-"""The phrases the decoder can score against an utterance's audio: those with no words after them."""
+SCORED_PHRASES: tuple[str, ...] = tuple(p.words for p in PHRASES if not p.takes_words and p.words != "dot dot dot")
+"""The phrases the decoder scores against an utterance's audio: those with no words after them,
+but "dot dot dot", whose repeated words predict each other, so that it scores well on any audio
+("ellipsis" writes the same mark)."""
 
 
 @dataclass(frozen=True)
@@ -80,23 +82,27 @@ class CommandOptions:
 
     `max_distance`: edits between the phonetic spellings, per letter of the phrase's spelling
     (0 = only exact sound-alikes); `max_words`: longer utterances are always text;
-    `max_argument_words`: how many words "cap" / "all caps" apply to; `min_phrase_score`: a
-    command phrase scored by the decoder against the utterance's audio is heard at this mean
-    log-probability per token or more (`app.dictation.command_heard`).
+    `max_argument_words`: how many words "cap" / "all caps" apply to. Where the decoder scores
+    the command phrases against the utterance's audio (`app.dictation.command_heard`), the best
+    phrase is heard at `min_phrase_score` (mean log-probability per token) or more, and a text
+    that only sounds like a phrase is that command only if the decoder also scores that phrase
+    best, at `min_confirm_score` or more.
     """
 
     max_distance: float = 0.34
     max_words: int = 4
     max_argument_words: int = 2
-    min_phrase_score: float = -3.0
+    min_phrase_score: float = -3.5
+    min_confirm_score: float = -5.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.max_distance < 1.0:
             raise ValueError(f"max_distance must be in [0, 1), not {self.max_distance}")
         if self.max_words < 1 or self.max_argument_words < 1:
             raise ValueError("max_words and max_argument_words must be at least 1")
-        if not self.min_phrase_score <= 0.0:
-            raise ValueError(f"min_phrase_score is a log-probability (<= 0), not {self.min_phrase_score}")
+        if not self.min_confirm_score <= self.min_phrase_score <= 0.0:
+            raise ValueError("min_confirm_score <= min_phrase_score <= 0 (log-probabilities), not "
+                             f"{self.min_confirm_score} and {self.min_phrase_score}")
 
 
 @dataclass(frozen=True)
@@ -111,12 +117,6 @@ class CommandMatch:
     @property
     def kind(self) -> CommandKind:
         return self.phrase.kind
-
-
-def scored_match(phrase_words: str | None) -> CommandMatch | None:
-    """The match for a command phrase the decoder heard (`SCORED_PHRASES`), or None."""
-    phrase = next((p for p in PHRASES if p.words == phrase_words and not p.takes_words), None)
-    return None if phrase is None else CommandMatch(phrase)
 
 
 def phonetic_key(text: str, vowels: bool = False) -> str:

@@ -53,6 +53,15 @@ class TimedWord:
 
 
 @dataclass(frozen=True)
+class HeardPhrase:
+    """The command phrase the decoder scores best against a short utterance's audio, and its
+    `score`: the mean log-probability per token of the phrase given the audio (0 is best)."""
+
+    words: str
+    score: float
+
+
+@dataclass(frozen=True)
 class DictationEvent:
     """One update.
 
@@ -73,7 +82,7 @@ class DictationEvent:
     decode_ms: float = 0.0
     summary: SessionSummary | None = None  # set on the SUMMARY event only
     words: tuple[TimedWord, ...] | None = None  # COMMIT/FINAL, when the session times words
-    command: str | None = None  # FINAL: the command phrase the decoder heard (see DictationOptions.commands)
+    command: HeardPhrase | None = None  # FINAL of a short utterance, where the decoder scored the commands
 
     def to_json_dict(self) -> dict[str, Any]:
         """The `earshot dictate --json` line for this event."""

@@ -16,7 +16,7 @@ from app.audio.capture import AudioDeviceError
 from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
 from app.dictation.command_heard import CommandListener
 from app.dictation.command_match import CommandOptions
-from app.dictation.events import DictationEvent, EventSink, EventType, SessionSummary, TimedWord
+from app.dictation.events import DictationEvent, EventSink, EventType, HeardPhrase, SessionSummary, TimedWord
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
 from app.dictation.text import HypothesisWord, join_words
@@ -32,7 +32,7 @@ class DictationOptions:
     """`realtime`: the source delivers audio at wall-clock pace (microphone, `--realtime`);
     otherwise the worker consumes `policy.step_s` of audio per step, as if decoding were instant.
     `record_path`: also write the session audio to this WAV file (None = don't); `commands`:
-    the decoder scores every short utterance the text alone does not take for a command against
+    the decoder scores every short utterance whose text is not exactly a command's sound against
     the command phrases (`DictationEvent.command`; None = don't)."""
 
     policy: PolicyOptions = field(default_factory=PolicyOptions)
@@ -256,7 +256,7 @@ class DictationWorker:
             self.stats.decodes += 1
 
     # ------------------------------------------------------------------ events
-    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int, command: str | None = None) -> None:
+    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int, command: HeardPhrase | None = None) -> None:
         words = update.committed
         if words:
             self._utterance_had_text = True
@@ -288,7 +288,7 @@ class DictationWorker:
         return tuple(TimedWord(w.text, w.start, w.end) for w in words)
 
     def _emit(self, kind: EventType, text: str, start_s: float, end_s: float,
-              decode_s: float, words: tuple[TimedWord, ...] | None = None, command: str | None = None) -> float:
+              decode_s: float, words: tuple[TimedWord, ...] | None = None, command: HeardPhrase | None = None) -> float:
         now = time.monotonic()
         latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
         if kind is EventType.ERROR:

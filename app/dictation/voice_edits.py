@@ -16,6 +16,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from app.dictation.command_heard import decide
 from app.dictation.command_match import (
     LITERAL_WORD,
     CommandKind,
@@ -23,7 +24,6 @@ from app.dictation.command_match import (
     CommandOptions,
     match_command,
     normalised_words,
-    scored_match,
 )
 from app.dictation.events import DictationEvent, EventType, TimedWord
 from app.dictation.postprocess import ProcessorState, TextPostProcessor
@@ -141,7 +141,7 @@ class CommandGate:
     def _final(self, event: DictationEvent) -> list[GateOutput]:
         if self._deciding:
             self._held.append(event)
-            found = match_command(self._held_text(), self._options) or scored_match(event.command)
+            found = decide(match_command(self._held_text(), self._options), event.command, self._options)
             out = self._apply(found, event) if found is not None else self._release(EventType.FINAL)
         else:
             found = None

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from app.dictation.command_heard import CommandListener
-from app.dictation.command_match import SCORED_PHRASES, CommandKind, CommandOptions
-from app.dictation.events import DictationEvent, EventType
+from app.dictation.command_heard import CommandListener, decide
+from app.dictation.command_match import SCORED_PHRASES, CommandKind, CommandOptions, match_command
+from app.dictation.events import DictationEvent, EventType, HeardPhrase
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.dictation.voice_edits import CommandEvent, CommandGate
 
@@ -36,27 +36,49 @@ def listener(phrase: str = "period", score: float = -1.0) -> tuple[CommandListen
     return CommandListener(scorer, CommandOptions()), scorer
 
 
-def test_a_short_utterance_written_as_other_words_is_heard_as_its_command() -> None:
+def test_a_short_utterance_is_scored_and_the_best_phrase_reported() -> None:
     heard, _ = listener("period", -1.2)
-    assert heard.heard(" Here we go.", lambda: AUDIO) == "period"
+    assert heard.heard(" Here we go.", lambda: AUDIO) == HeardPhrase("period", -1.2)
 
 
-def test_a_phrase_scored_below_the_threshold_is_not_a_command() -> None:
-    heard, _ = listener("period", CommandOptions().min_phrase_score - 0.5)
-    assert heard.heard(" Here we go.", lambda: AUDIO) is None
-
-
-def test_long_utterances_and_commands_the_text_says_are_not_scored() -> None:
+def test_long_utterances_and_a_commands_very_sound_are_not_scored() -> None:
     heard, scorer = listener()
     assert heard.heard(" We will meet again in the spring.", lambda: AUDIO) is None
-    assert heard.heard(" Comma.", lambda: AUDIO) is None  # the text already says it
+    assert heard.heard(" Comma.", lambda: AUDIO) is None  # exactly the sound of "comma"
+    assert heard.heard(" Cap London.", lambda: AUDIO) is None  # "cap" and the words it applies to
     assert heard.heard("", lambda: AUDIO) is None
     assert scorer.calls == 0
+
+
+def test_a_text_that_only_sounds_like_a_command_is_scored_too() -> None:
+    heard, scorer = listener("undo that", -6.0)
+    assert match_command(" Not today.") is not None  # by sound, "undo that"
+    assert heard.heard(" Not today.", lambda: AUDIO) == HeardPhrase("undo that", -6.0)
+    assert scorer.calls == 1
+
+
+def test_the_decoder_confirms_or_overrules_a_text_that_sounds_like_a_command() -> None:
+    options = CommandOptions()
+    found = match_command(" Not today.")
+    assert decide(found, HeardPhrase("undo that", options.min_confirm_score + 0.5), options) == found
+    assert decide(found, HeardPhrase("undo that", options.min_confirm_score - 0.5), options) is None
+    assert decide(found, HeardPhrase("comma", options.min_confirm_score + 0.5), options) is None
+    taken = decide(found, HeardPhrase("comma", options.min_phrase_score + 0.5), options)
+    assert taken is not None and taken.phrase.words == "comma"
+
+
+def test_without_a_score_the_text_decides() -> None:
+    found = match_command(" Crash note.")
+    assert found is not None and decide(found, None, CommandOptions()) == found
+    assert decide(None, None, CommandOptions()) is None
+    dots = match_command(" dot dot dot dot")  # a phrase the decoder does not score
+    assert dots is not None and decide(dots, HeardPhrase("semicolon", -5.5), CommandOptions()) == dots
 
 
 def test_only_phrases_without_words_after_them_are_scored() -> None:
     assert "scratch that" in SCORED_PHRASES and "new paragraph" in SCORED_PHRASES
     assert "cap" not in SCORED_PHRASES and "all caps" not in SCORED_PHRASES
+    assert "dot dot dot" not in SCORED_PHRASES and "ellipsis" in SCORED_PHRASES
 
 
 def test_a_decoder_that_cannot_score_gets_no_listener() -> None:
@@ -65,9 +87,11 @@ def test_a_decoder_that_cannot_score_gets_no_listener() -> None:
     assert CommandListener.for_decoder(ScriptedScorer("period", 0.0), CommandOptions()) is not None
 
 
-def test_the_threshold_is_a_log_probability() -> None:
-    with pytest.raises(ValueError, match="log-probability"):
+def test_the_thresholds_are_log_probabilities_in_order() -> None:
+    with pytest.raises(ValueError, match="log-probabilities"):
         CommandOptions(min_phrase_score=0.5)
+    with pytest.raises(ValueError, match="log-probabilities"):
+        CommandOptions(min_phrase_score=-3.0, min_confirm_score=-2.0)
 
 
 def gate_text(*events: DictationEvent) -> tuple[str, list[CommandEvent]]:
@@ -81,7 +105,7 @@ def gate_text(*events: DictationEvent) -> tuple[str, list[CommandEvent]]:
 def test_the_gate_applies_a_heard_command_instead_of_its_words() -> None:
     text, commands = gate_text(
         DictationEvent(EventType.FINAL, " Send the report to the whole team today."),
-        DictationEvent(EventType.FINAL, " Crash mode.", command="scratch that"),
+        DictationEvent(EventType.FINAL, " Crash mode.", command=HeardPhrase("scratch that", -1.0)),
         DictationEvent(EventType.FINAL, " Call the office."),
     )
     assert [c.kind for c in commands] == [CommandKind.SCRATCH]
@@ -91,7 +115,7 @@ def test_the_gate_applies_a_heard_command_instead_of_its_words() -> None:
 def test_a_heard_line_break_writes_the_break_not_the_words() -> None:
     text, _ = gate_text(
         DictationEvent(EventType.FINAL, " The meeting is over."),
-        DictationEvent(EventType.FINAL, " New pair of gloves.", command="new paragraph"),
+        DictationEvent(EventType.FINAL, " New pair of gloves.", command=HeardPhrase("new paragraph", -1.0)),
         DictationEvent(EventType.FINAL, " Thanks."),
     )
     assert "gloves" not in text and "\n\n" in text
@@ -100,5 +124,5 @@ def test_a_heard_line_break_writes_the_break_not_the_words() -> None:
 
 def test_a_heard_command_is_ignored_when_the_gate_is_off() -> None:
     g = CommandGate(TextPostProcessor(PostProcessOptions()), enabled=False)
-    g.process(DictationEvent(EventType.FINAL, " Crash mode.", command="scratch that"))
+    g.process(DictationEvent(EventType.FINAL, " Crash mode.", command=HeardPhrase("scratch that", -1.0)))
     assert g.text == "Crash mode."

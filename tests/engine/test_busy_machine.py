@@ -115,3 +115,4 @@ def test_a_transcription_keeps_its_text_when_its_threads_switch() -> None:
     assert runtime._session_config.spinning is False and runtime.encoder is not first_encoder
     runtime._spin_choice = Answers(True)  # type: ignore[assignment]
     assert text() == before and runtime._session_config.spinning is True
+    assert runtime.encoder is first_encoder  # kept: switching back builds nothing

@@ -71,7 +71,9 @@ class WhisperRuntime:
         self._session_config = SessionConfig(self.provider, config.threads, config.spinning is not False)
         # threads spin only while other programs leave the cores free (see cpu_load.py)
         self._spin_choice = SpinChoice() if config.spinning is None and self.provider == "cpu" else None
-        self._aligner: ort.InferenceSession | None = None  # built on the first word-timing request
+        self._aligners: dict[bool, ort.InferenceSession] = {}  # per spinning, built on first use
+        # the sessions of each kind of threads, kept once built: the load comes and goes
+        self._sessions = {self._session_config.spinning: (self.encoder, self.decoder)}
         dims = self.facts.dims
         self._n_layers, self._heads, self._head_dim = (
             dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
@@ -106,25 +108,28 @@ class WhisperRuntime:
         return CrossAttention(dict(zip(names, outputs, strict=True)), int(mel.shape[0]))
 
     def _follow_machine_load(self) -> None:
-        """Open the sessions again with threads that spin or sleep, when the machine's load asks
-        for the other kind (checked before each window: a decoder's KV cache and the cross K/V
-        are plain tensors, valid in the new sessions)."""
+        """Switch to the sessions whose threads spin or sleep, when the machine's load asks for
+        the other kind (checked before each window: a decoder's KV cache and the cross K/V are
+        plain tensors, valid in either). The other kind's sessions are built on the first
+        switch and kept, so the next switches cost nothing (and their memory stays)."""
         if self._spin_choice is None:
             return
         spinning = self._spin_choice.spinning()
         if spinning == self._session_config.spinning:
             return
         config = dataclasses.replace(self._session_config, spinning=spinning)
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
-            encoder = pool.submit(create_session, self.model_dir / ENCODER_FILE, config)
-            decoder = pool.submit(create_session, self.model_dir / DECODER_FILE, config)
-            self.encoder, self.decoder = encoder.result()[0], decoder.result()[0]
+        if spinning not in self._sessions:
+            with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
+                encoder = pool.submit(create_session, self.model_dir / ENCODER_FILE, config)
+                decoder = pool.submit(create_session, self.model_dir / DECODER_FILE, config)
+                self._sessions[spinning] = (encoder.result()[0], decoder.result()[0])
+        self.encoder, self.decoder = self._sessions[spinning]
+        had_aligner = bool(self._aligners)
         self._session_config = config
+        if had_aligner:
+            self.prepare_alignment()
         log.info("worker threads %s: other programs use %.1f cores", "spin" if spinning else "sleep",
                  self._spin_choice.others_cores or 0.0)
-        if self._aligner is not None:
-            self._aligner = None
-            self.prepare_alignment()
 
     def new_cache(self, batch: int) -> KVCache:
         empty = np.zeros((batch, self._heads, 0, self._head_dim), dtype=self.cache_dtype)
@@ -163,10 +168,11 @@ class WhisperRuntime:
         capture callback, the journal) waits on it mid-dictation."""
         from app.engine.runtime.alignment_graph import alignment_session
 
-        if self._aligner is None:
-            self._aligner = alignment_session(self.model_dir / DECODER_FILE, self.facts.alignment_heads,
-                                              self._session_config)
-        return self._aligner
+        spinning = bool(self._session_config.spinning)
+        if spinning not in self._aligners:
+            self._aligners[spinning] = alignment_session(self.model_dir / DECODER_FILE,
+                                                         self.facts.alignment_heads, self._session_config)
+        return self._aligners[spinning]
 
     def _run(self, session: ort.InferenceSession, names: list[str], tokens: NDArray[np.int64], cache: KVCache,
              cross: CrossAttention, cache_indices: NDArray[np.int64] | None,
