@@ -9,7 +9,7 @@ beam (and the prompt); once a beam decode does not fit, they go back to greedy. 
 clock (fast replay: the audio waits for the decoder) there is always headroom.
 
 A prompt can be copied instead of heard (app/engine/transcribe/prompt_copy.py); a decode that
-repeats a run of its prompt is decoded again without it (`StreamingPolicy._decode_window`).
+repeats a run of its prompt is decoded again without it (`PromptedDecoder.decode`, prompted_decode.py).
 """
 
 from __future__ import annotations

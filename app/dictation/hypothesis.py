@@ -24,6 +24,23 @@ class Hypothesis:
         """Word `index` is the first word of one of the hypothesis' segments."""
         return index < len(self.words) and (index == 0 or index in self.seg_word_end)
 
+    def words_before_last_segment(self, k: int, n_tail: int) -> int:
+        """Words of the tail (`n_tail` words from word `k`) to commit when the window is too long:
+        all but the last segment."""
+        if len(self.seg_word_end) >= 2:
+            return max(0, min(n_tail, self.seg_word_end[-2] - k))
+        return n_tail
+
+    def last_committed_segment(self, n_committed: int, forced: bool) -> int:
+        """The last segment whose words are all among the first `n_committed` (-1: none); the
+        last segment may still grow, so it counts only when `forced`."""
+        last = len(self.seg_word_end) - (0 if forced else 1)
+        cut_seg = -1
+        for i in range(last):
+            if self.seg_word_end[i] <= n_committed:
+                cut_seg = i
+        return cut_seg
+
 
 def hypothesis_words(result: WindowResult, window_start: int, end: int, max_ngram_repeats: int) -> Hypothesis:
     """The words of `result`, a decode of the window [window_start, end) (16 kHz sample

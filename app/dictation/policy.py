@@ -3,7 +3,8 @@
 While an utterance goes on, the worker calls `decode(end)` every step: the policy decodes the
 window [window_start, end) (padded to 30 s by the engine), drops the words it already committed,
 commits what the commit rule allows (commit_rule.py; AlignAtt by default) of the longest prefix
-the last `agreement` hypotheses agree on, and keeps the rest as tentative.
+the last `agreement` hypotheses agree on (agreement.py), and keeps the rest as tentative; how
+each window is decoded is prompted_decode.py's.
 `finish(end)` commits everything once the VAD says the utterance is over. Windows are trimmed at
 committed segment boundaries so they stay well under 30 s. The policy is single-threaded and
 knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz sample indices.
@@ -18,26 +19,25 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from app.dictation.agreement import TailHistory
 from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
 from app.dictation.commit_rule import HoldLog, committable, holds
-from app.dictation.decode_quality import DecodeMode, QualitySwitch
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options
+from app.dictation.prompted_decode import PromptedDecoder
 from app.dictation.rest_decode import decode_rest
 from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence, final_mark, mark_between
 from app.dictation.text import (
     HypothesisWord,
     align_committed,
     capitalise_sentence_starts,
-    common_prefix,
     join_words,
     split_trailing_mark,
 )
 from app.engine.decoding.window_decoder import compression_ratio
-from app.engine.transcribe.prompt_copy import copies_prompt
-from app.engine.types import SAMPLE_RATE, CancelToken, WindowResult
+from app.engine.types import SAMPLE_RATE, CancelToken
 
 __all__ = ["PolicyOptions", "PolicyUpdate", "StreamingPolicy", "WindowDecoder", "streaming_decode_options"]
 
@@ -78,12 +78,9 @@ class StreamingPolicy:
         self._joined = False  # its window starts in the previous utterance, after a sentence pause (`begin`)
         self.committed: list[HypothesisWord] = []  # whole session
         self._in_window: list[HypothesisWord] = []  # committed words whose audio is in the window
-        self._prev_tail: list[HypothesisWord] = []
-        self._older_tails: list[list[HypothesisWord]] = []  # for agreement > 2, oldest first
-        self._earlier_tail: list[HypothesisWord] = []  # the hypothesis before the agreeing ones (commit_rule.py)
+        self.tails = TailHistory(options.agreement)  # the last decodes' uncommitted tails (agreement.py)
         self._last_words: list[HypothesisWord] = []  # the last decode's words, absolute times
-        self._prompt_cache: tuple[str, int, list[int]] = ("", 0, [])
-        self.quality = QualitySwitch(options.headroom_beam_size, options.compute_share * options.step_s, realtime)
+        self.window_decode = PromptedDecoder(decoder, options, cancel, realtime)
         # the punctuation mark the committed text ends with stays out of it until the next words
         # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
         self._held_mark = ""
@@ -91,8 +88,6 @@ class StreamingPolicy:
         # set by `begin` until the utterance's first words are committed (sentence_shape.py)
         self._boundary: UtteranceBoundary | None = None
         self._previous: PreviousEnd | None = None  # the last utterance's end, for `hear_both`
-        self._decode_options = options.effective_decode()
-        self._final_options = options.final_decode()
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
@@ -101,8 +96,7 @@ class StreamingPolicy:
 
     def prepare(self) -> None:
         """Have the decoder build what this session's decodes need before the audio starts."""
-        for options in (self._decode_options, self._final_options):
-            self.decoder.prepare(options)
+        self.window_decode.prepare()
 
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
@@ -119,8 +113,7 @@ class StreamingPolicy:
         self._joined = joined and gap >= self.options.unjoin_min_pause_s  # `_utterance_hypothesis` may give it up
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
-        self._prev_tail = []
-        self._older_tails, self._earlier_tail = [], []
+        self.tails.reset()
 
     def decode(self, end: int, final: bool = False) -> PolicyUpdate:
         """Re-decode [window_start, end) and apply the commit rule to what the last `agreement`
@@ -130,21 +123,18 @@ class StreamingPolicy:
         end = min(end, self.window_start + MAX_WINDOW)
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
-        agreeing = [self._prev_tail, *self._older_tails] if self.options.agreement > 1 else []
-        rule_args = (tail, self._agreed(tail), end / SAMPLE_RATE, heard_s, agreeing, self.options, self._earlier_tail)
+        rule_args = (tail, self.tails.agreed(tail), end / SAMPLE_RATE, heard_s, self.tails.agreeing(), self.options,
+                     self.tails.earlier)
         n = by_rule = committable(*rule_args)
         if forced:
-            n = self._forced_commit_count(hyp, k, len(tail))
+            n = hyp.words_before_last_segment(k, len(tail))
         first_held = max(n, by_rule)
         self.hold_log.record(len(self.committed), first_held, holds(*rule_args)[first_held - by_rule :])
         new = tail[:n]
         self._commit(new)
-        keep = max(0, self.options.agreement - 2)
-        tails = [t[n:] for t in [self._earlier_tail, *self._older_tails, self._prev_tail]]
-        self._earlier_tail, self._older_tails = tails[-keep - 1], tails[len(tails) - keep :]
-        self._prev_tail = tail[n:]
+        self.tails.advance(tail, n)
         self._trim(hyp, k + n, forced)
-        return PolicyUpdate(new, list(self._prev_tail), decode_s, verdict)
+        return PolicyUpdate(new, list(self.tails.prev), decode_s, verdict)
 
     def finish(self, end: int, skip: bool = False) -> PolicyUpdate:
         """The utterance ended at `end`: commit everything (re-using the last decode if it
@@ -152,7 +142,7 @@ class StreamingPolicy:
         if skip and not self._in_window:
             new, decode_s, verdict = [], 0.0, Verdict.NO_SPEECH
         elif self.last_decode_end == end and self.decodes:
-            new, decode_s, verdict = self._prev_tail, 0.0, Verdict.ACCEPT
+            new, decode_s, verdict = self.tails.prev, 0.0, Verdict.ACCEPT
         else:
             _, _, new, verdict, decode_s = self._utterance_hypothesis(min(end, self.window_start + MAX_WINDOW), True)
         if verdict is Verdict.ACCEPT:  # speech the decode left out (rest_decode.py)
@@ -162,7 +152,7 @@ class StreamingPolicy:
             rest_s = time.perf_counter() - t0  # counted in the compute ratio, like every decode
             decode_s, self.decode_seconds = decode_s + rest_s, self.decode_seconds + rest_s
         self._commit(new)
-        self._prev_tail = []
+        self.tails.prev = []
         self.floor = max(self.floor, end)
         if self.options.bridge_s > 0 and self.committed:
             start = max(self.window_start, end - int(self.options.bridge_s * SAMPLE_RATE))
@@ -182,9 +172,9 @@ class StreamingPolicy:
     def ends_open(self) -> bool:
         """The last decode left tentative words that end mid-sentence (no . ? ! after the last;
         an ellipsis counts as unfinished)."""
-        if not self._prev_tail:
+        if not self.tails.prev:
             return False
-        return not ends_sentence(self._prev_tail[-1].text.rstrip())
+        return not ends_sentence(self.tails.prev[-1].text.rstrip())
 
     def keep_from(self, now: int) -> int:
         """Oldest absolute sample the policy may still need at stream position `now`: the window
@@ -195,17 +185,6 @@ class StreamingPolicy:
         return now
 
     # ------------------------------------------------------------------ internals
-    def _agreed(self, tail: list[HypothesisWord]) -> int:
-        """Words of `tail` that the last `agreement - 1` hypotheses also start with."""
-        if self.options.agreement == 1:
-            return len(tail)
-        if self.options.agreement > 2 and len(self._older_tails) < self.options.agreement - 2:
-            return 0
-        n = common_prefix(self._prev_tail, tail)
-        for older in self._older_tails:
-            n = min(n, common_prefix(older, tail))
-        return n
-
     def _utterance_hypothesis(self, end: int, final: bool
                               ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
         """`_hypothesis`, but a joined window whose decode writes nothing after the committed words
@@ -219,7 +198,7 @@ class StreamingPolicy:
             return found
         self._joined = False
         self.window_start, self._in_window = self._utterance_start, []
-        self._prev_tail, self._older_tails, self._earlier_tail = [], [], []
+        self.tails.reset()
         if self._boundary is not None:
             self._boundary = UtteranceBoundary(self._boundary.pause_s, joined=False)
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
@@ -233,7 +212,8 @@ class StreamingPolicy:
         audio = self.get_audio(self.window_start, end)
         self.longest_window_s = max(self.longest_window_s, audio.shape[0] / SAMPLE_RATE)
         t0 = time.perf_counter()
-        result = self._decode_window(audio, final)
+        before = self.committed[: len(self.committed) - len(self._in_window)]
+        result = self.window_decode.decode(audio, final, before)
         decode_s = time.perf_counter() - t0
         self.decode_seconds += decode_s
         self.decodes += 1
@@ -257,12 +237,6 @@ class StreamingPolicy:
             self.options.guards,
         )
         return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
-
-    def _forced_commit_count(self, hyp: Hypothesis, k: int, n_tail: int) -> int:
-        """Words of the tail to commit when the window is too long: all but the last segment."""
-        if len(hyp.seg_word_end) >= 2:
-            return max(0, min(n_tail, hyp.seg_word_end[-2] - k))
-        return n_tail
 
     def _commit(self, words: list[HypothesisWord]) -> None:
         """Append to the committed text; estimated times are kept non-decreasing (different
@@ -315,11 +289,7 @@ class StreamingPolicy:
         length = (self.last_decode_end - self.window_start) / SAMPLE_RATE
         if length <= self.options.trim_after_s and not forced:
             return
-        last = len(hyp.seg_word_end) - (0 if forced else 1)  # the last segment may still grow
-        cut_seg = -1
-        for i in range(last):
-            if hyp.seg_word_end[i] <= n_committed:
-                cut_seg = i
+        cut_seg = hyp.last_committed_segment(n_committed, forced)
         if cut_seg < 0:
             if forced and not hyp.words:  # nothing usable in a whole `max_window_s` of "speech": drop it
                 self.window_start = self.last_decode_end - SAMPLE_RATE
@@ -333,31 +303,3 @@ class StreamingPolicy:
         self._in_window = hyp.words[hyp.seg_word_end[cut_seg] : n_committed]
         self.window_start = min(new_start, self.last_decode_end)
         self.trims += 1
-
-    def _decode_window(self, audio: NDArray[np.float32], final: bool) -> WindowResult:
-        """One decode of `audio` (float32 [n], 16 kHz), in the mode the quality switch chooses
-        (decode_quality.py): with the beam, the committed text prompts it, and a decode that
-        copies its prompt is decoded again without it."""
-        options = self._final_options if final else self._decode_options
-        mode, n_prompt = self.quality.choose(), self.options.prompt_tokens
-        if mode is DecodeMode.BEAM:
-            options = replace(options, beam_size=max(options.beam_size, self.options.headroom_beam_size))
-            n_prompt = max(n_prompt, self.options.headroom_prompt_tokens)
-        text, prompt = self._prompt(n_prompt)
-        t0 = time.perf_counter()
-        result = self.decoder.decode_window(audio, options, prompt, self.cancel)
-        if prompt and copies_prompt(result.text, text):
-            result = self.decoder.decode_window(audio, options, (), self.cancel)
-        self.quality.observe(mode, time.perf_counter() - t0)
-        return result
-
-    def _prompt(self, n_tokens: int) -> tuple[str, list[int]]:
-        """The end of the committed text before the window and its last `n_tokens` token ids."""
-        if n_tokens <= 0:
-            return "", []
-        before = self.committed[: len(self.committed) - len(self._in_window)]
-        text = "".join(w.text for w in before[-40:])
-        if (text, n_tokens) != self._prompt_cache[:2]:
-            tokens = self.decoder.tokenizer.encode(text) if text else []
-            self._prompt_cache = (text, n_tokens, tokens[-n_tokens:])
-        return text, self._prompt_cache[2]

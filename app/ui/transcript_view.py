@@ -1,5 +1,5 @@
 """The live transcript: committed text in the normal colour, tentative text after it in
-grey italics. It follows new text unless the user has scrolled up to read.
+grey italics (transcript_text.py). It follows new text unless the user has scrolled up to read.
 
 Once committed text is shown the user may edit it, also while dictating: the grey tentative
 tail is always the end of the document and the text cursor is kept out of it, so new commits
@@ -19,13 +19,12 @@ from PySide6.QtGui import (
     QInputMethodEvent,
     QKeyEvent,
     QKeySequence,
-    QPalette,
-    QTextCharFormat,
     QTextCursor,
 )
 from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
 
 from app.ui.edit_history import Cleared, EditHistory, Step, TextEdit, difference, utf16_len
+from app.ui.transcript_text import SessionAnchors, committed_format, recolour, tentative_format
 
 PLACEHOLDER = (
     "Press Record (Ctrl+R) and start speaking — your words appear here.\n\n"
@@ -56,7 +55,7 @@ class TranscriptView(QTextEdit):
         self._tail = 0  # length of the tentative tail at the end of the document (UTF-16 units)
         self._rendering = False
         self._new_session: int | None = None  # entry id of a session whose first text is to come
-        self._sessions: list[tuple[int, QTextCursor]] = []  # entry id, where its text starts
+        self._sessions = SessionAnchors(self.document())  # entry id, where its text starts
         self.edits = EditHistory()
         self._shadow = ""  # the document's raw text after the last change (to see what an edit changed)
         self._replaying = False  # an undo or redo is changing the document: not a new edit
@@ -88,10 +87,7 @@ class TranscriptView(QTextEdit):
         self._render(separator)
         if opening:
             assert self._new_session is not None
-            anchor = QTextCursor(self.document())
-            anchor.setPosition(self._tail_start())
-            anchor.setKeepPositionOnInsert(True)  # stays before the session's text
-            self._sessions.append((self._new_session, anchor))
+            self._sessions.add(self._new_session, self._tail_start())
             self._new_session = None
         self._render(delta)
         self._set_editable(True)
@@ -107,10 +103,10 @@ class TranscriptView(QTextEdit):
             return False
         end = self._tail_start()
         cursor = QTextCursor(self.document())
-        cursor.setPosition(end - _qt_len(target))
+        cursor.setPosition(end - utf16_len(target))
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         self._rendering = True
-        cursor.insertText(inserted, self._committed_format())
+        cursor.insertText(inserted, committed_format(self.palette()))
         self._rendering = False
         self._shadow = self.document().toRawText()
         return True
@@ -132,9 +128,10 @@ class TranscriptView(QTextEdit):
         self.clearing.emit()
         text = self.committed_text
         if text.strip():
-            self.edits.record(Cleared(text, tuple((i, a.position()) for i, a in self._sessions)))
+            self.edits.record(Cleared(text, tuple(self._sessions.positions())))
         self._rendering = True
-        self._tentative, self._tail, self._sessions = "", 0, []
+        self._tentative, self._tail = "", 0
+        self._sessions.reset()
         self.clear()
         self._rendering = False
         self._shadow = self.document().toRawText()
@@ -176,7 +173,7 @@ class TranscriptView(QTextEdit):
         cursor.setPosition(edit.start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         self._replaying = True
-        cursor.insertText(edit.after, self._committed_format())
+        cursor.insertText(edit.after, committed_format(self.palette()))
         self._replaying = False
         cursor.setPosition(edit.start + utf16_len(edit.after))
         self.setTextCursor(cursor)
@@ -186,7 +183,7 @@ class TranscriptView(QTextEdit):
         """Put cleared text back before whatever was committed since (a new session's text)."""
         later = self.committed_text
         shift = utf16_len(cleared.text + (PARAGRAPH if later.strip() else ""))
-        sessions = [*cleared.sessions, *((i, a.position() + shift) for i, a in self._sessions)]
+        sessions = [*cleared.sessions, *self._sessions.positions(shift)]
         if later.strip():
             self.edits.redo_steps.clear()  # their positions were in the text without the cleared part
         self._rendering = True
@@ -195,24 +192,17 @@ class TranscriptView(QTextEdit):
         self._rendering = False
         self._replaying = True
         cursor = QTextCursor(self.document())
-        cursor.insertText(cleared.text + (PARAGRAPH + later if later.strip() else ""), self._committed_format())
+        cursor.insertText(cleared.text + (PARAGRAPH + later if later.strip() else ""), committed_format(self.palette()))
         self._replaying = False
         self._render("")
-        self._sessions = []
-        for entry_id, start in sessions:
-            anchor = QTextCursor(self.document())
-            anchor.setPosition(start)
-            anchor.setKeepPositionOnInsert(True)
-            self._sessions.append((entry_id, anchor))
+        self._sessions.reset(sessions)
         self._set_editable(True)
 
     def session_texts(self) -> list[tuple[int, str]]:
         """(history entry id, its text as shown now) for each session in the view."""
         out = []
-        for number, (entry_id, anchor) in enumerate(self._sessions):
-            last = number + 1 == len(self._sessions)
-            end = self._tail_start() if last else self._sessions[number + 1][1].position()
-            text = self._text(min(anchor.position(), end), end)
+        for entry_id, start, end, last in self._sessions.spans(self._tail_start()):
+            text = self._text(start, end)
             out.append((entry_id, text if last else text.removesuffix(PARAGRAPH)))
         return out
 
@@ -228,10 +218,10 @@ class TranscriptView(QTextEdit):
         cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
         cursor.removeSelectedText()
         if commit:
-            cursor.insertText(commit, self._committed_format())
+            cursor.insertText(commit, committed_format(self.palette()))
         if self._tentative:
-            cursor.insertText(self._tentative, self._tentative_format())
-        self._tail = _qt_len(self._tentative)
+            cursor.insertText(self._tentative, tentative_format(self.palette()))
+        self._tail = utf16_len(self._tentative)
         self._rendering = False
         self._shadow = self.document().toRawText()
         if following:
@@ -246,26 +236,9 @@ class TranscriptView(QTextEdit):
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         return cursor.selectedText().replace("\u2029", "\n").replace("\u2028", "\n")
 
-    def _committed_format(self) -> QTextCharFormat:
-        fmt = QTextCharFormat()
-        fmt.setFontItalic(False)
-        fmt.setForeground(self.palette().color(QPalette.ColorRole.Text))
-        return fmt
-
-    def _tentative_format(self) -> QTextCharFormat:
-        fmt = QTextCharFormat()
-        fmt.setFontItalic(True)
-        fmt.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        return fmt
-
     def _recolour(self) -> None:
         self._rendering = True
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(self._tail_start(), QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(self._committed_format())
-        cursor.setPosition(self._tail_start())
-        cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-        cursor.mergeCharFormat(self._tentative_format())
+        recolour(self.document(), self._tail_start(), self.palette())
         self._rendering = False
 
     # --- editing ---------------------------------------------------------------------
@@ -308,7 +281,7 @@ class TranscriptView(QTextEdit):
             at_tail = self._keep_cursor_before_tail()
             if at_tail and e.key() == Qt.Key.Key_Delete:
                 return
-            self.setCurrentCharFormat(self._committed_format())  # typed text is not grey
+            self.setCurrentCharFormat(committed_format(self.palette()))  # typed text is not grey
         super().keyPressEvent(e)
 
     def inputMethodEvent(self, e: QInputMethodEvent) -> None:
@@ -318,7 +291,7 @@ class TranscriptView(QTextEdit):
 
     def insertFromMimeData(self, source: QMimeData) -> None:
         self._keep_cursor_before_tail()
-        self.setCurrentCharFormat(self._committed_format())
+        self.setCurrentCharFormat(committed_format(self.palette()))
         super().insertFromMimeData(source)
 
     def changeEvent(self, event: QEvent) -> None:
@@ -326,7 +299,3 @@ class TranscriptView(QTextEdit):
         if event.type() == QEvent.Type.PaletteChange:
             self._recolour()
 
-
-def _qt_len(text: str) -> int:
-    """Length in UTF-16 code units, as QTextDocument counts positions."""
-    return len(text.encode("utf-16-le")) // 2

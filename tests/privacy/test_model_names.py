@@ -63,8 +63,8 @@ def test_removing_a_model_keeps_the_cache_of_a_longer_name(home: Path) -> None:
 
 def test_cache_key_of_any_model_folder_follows_the_name_rule() -> None:
     """`--model PATH` takes folders of any name; their converted-cache key is still a valid name."""
-    from app.engine.models.store import _cache_name, model_name_problem
+    from app.engine.models.model_names import cache_name, model_name_problem
 
     for folder_name in ["my model (copy)", ".hidden", "x" * 200, "ümlaut", "tiny.en"]:
-        assert model_name_problem(_cache_name(folder_name)) is None, folder_name
-    assert _cache_name("tiny.en") == "tiny.en"  # existing cache entries keep their keys
+        assert model_name_problem(cache_name(folder_name)) is None, folder_name
+    assert cache_name("tiny.en") == "tiny.en"  # existing cache entries keep their keys

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from app.engine.convert.weights import ModelFormatError
-from app.engine.models.store import check_model_name
+from app.engine.models.model_names import check_model_name
 
 CATALOG_FILE = Path(__file__).with_name("data") / "catalog.json"
 _REPO_ID_PARTS = 2  # "owner/name"

@@ -23,7 +23,8 @@ from typing import Any, cast
 
 from app.engine.models import hub
 from app.engine.models.download_progress import ByteMeter, DownloadCancelled, Phase, Progress, ProgressCallback
-from app.engine.models.store import BUNDLED_NAME, ModelEntry, ModelStore, check_model_name
+from app.engine.models.model_names import check_model_name
+from app.engine.models.store import BUNDLED_NAME, ModelEntry, ModelStore
 from app.engine.types import Precision
 from app.private_files import private_dir
 

