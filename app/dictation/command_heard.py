@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from app.dictation.command_match import (
     PHRASES,
@@ -29,6 +27,10 @@ from app.dictation.command_match import (
 )
 from app.dictation.decoder_port import PhraseScorer
 from app.dictation.events import HeardPhrase
+
+if TYPE_CHECKING:  # the gate imports this module in the window, which starts without NumPy
+    import numpy as np
+    from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,7 @@ class CommandListener:
         if found is not None and (found.distance == 0.0 or found.phrase.takes_words):
             return None
         scores = self._scorer.score_phrases(audio(), SCORED_PHRASES)
-        best = int(np.argmax(scores))
+        best = max(range(len(scores)), key=scores.__getitem__)
         log.debug("best command phrase for %r: %r at %.2f", text, SCORED_PHRASES[best], scores[best])
         return HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
 

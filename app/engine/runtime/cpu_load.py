@@ -6,8 +6,9 @@ core, a spinning thread holds it, the scheduler takes turns, and a run slows by 
 the core it lost. So threads spin only while other programs leave the cores free.
 
 The measure is Linux's /proc/stat (every core's busy time, the hypervisor's steal included)
-minus this process's own CPU time, between two readings a few seconds apart: no thread, no
-sleep, one small read per check. Elsewhere there is no reading and threads keep spinning.
+minus this process's own CPU time, between two readings at least `CHECK_EVERY_S` apart: no
+thread, no sleep, one small read per check. Elsewhere there is no reading and threads keep
+spinning.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class SpinChoice:
     """Whether worker threads should spin now: `spinning()` is cheap enough to call per window.
 
     The answer changes only when two readings in a row agree on the new one (a short burst of
-    another program is not worth rebuilding sessions for).
+    another program is not worth a switch: the first one builds the other kind's sessions).
     """
 
     def __init__(self, busy_cores: float = BUSY_CORES, every_s: float = CHECK_EVERY_S) -> None:
