@@ -137,11 +137,12 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     from app.engine.models.loader import load_engine
     from app.engine.types import DecodeOptions, Precision
 
-    if cfg.engine in ("earshot-nospin", "earshot-mixed"):  # worker threads sleep between ops instead of spinning
-        _threads_sleep(encoder_only=cfg.engine == "earshot-mixed")
-    engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads)
-    if cfg.engine != "earshot":  # the threads stay as they were made, whatever the machine's load
-        engine.runtime._spin_choice = None
+    if cfg.engine == "earshot-mixed":  # the encoder's threads sleep between ops, the decoder's spin
+        _encoder_threads_sleep()
+    # fixed variants keep the threads they were made with, whatever the machine's load
+    spinning = None if cfg.engine == "earshot" else cfg.engine != "earshot-nospin"
+    engine = load_engine(None if model == "tiny.en" else model, Precision(cfg.precision), "cpu", threads,
+                         spinning=spinning)
     options = DecodeOptions(beam_size=cfg.beam, condition_on_previous_text=False)
 
     def run(audio: NDArray[np.float32]) -> ClipResult:
@@ -155,8 +156,8 @@ def _earshot_runner(model: str, cfg: Config, threads: int) -> Callable[[NDArray[
     return run
 
 
-def _threads_sleep(encoder_only: bool) -> None:
-    """Make the next model load give its sessions (or only the encoder's) sleeping threads."""
+def _encoder_threads_sleep() -> None:
+    """Make the next model load give its encoder session sleeping threads."""
     import dataclasses
 
     from app.engine.convert.layout import ENCODER_FILE
@@ -164,7 +165,7 @@ def _threads_sleep(encoder_only: bool) -> None:
     from app.engine.runtime.ort_sessions import SessionConfig, create_session
 
     def create(path: Path | bytes, config: SessionConfig, folder: Path | None = None) -> Any:
-        if not encoder_only or (isinstance(path, Path) and path.name == ENCODER_FILE):
+        if isinstance(path, Path) and path.name == ENCODER_FILE:
             config = dataclasses.replace(config, spinning=False)
         return create_session(path, config, folder)
 

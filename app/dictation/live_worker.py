@@ -71,9 +71,8 @@ class DictationWorker:
         self._utterance = 0
         self._in_utterance = False
         self._speech_start = 0  # raw (unpadded) start of the current utterance
-        self._utterance_had_text = False
         self._utterance_from = 0  # padded start of the current utterance (16 kHz samples)
-        self._utterance_text = ""  # its committed text so far
+        self._utterance_text = ""  # its committed text so far (empty: none yet)
         self._held: VadEvent | None = None  # the END of an utterance held open mid-sentence
         self._held_at = 0  # VAD position (16 kHz samples) when that END came
         self._tentative = ""
@@ -176,7 +175,7 @@ class DictationWorker:
             self._utterance += 1
             self._speech_start = event.raw_index
             self._utterance_from = event.index
-            self._utterance_had_text, self._utterance_text = False, ""
+            self._utterance_text = ""
             self.policy.begin(event.index)
             self.stats.utterance_started(self.timeline.capture_time(event.raw_index))
         elif event.kind is VadEventKind.END and self._in_utterance:
@@ -258,14 +257,12 @@ class DictationWorker:
     # ------------------------------------------------------------------ events
     def _publish(self, update: PolicyUpdate, final: bool, speech_end: int, command: HeardPhrase | None = None) -> None:
         words = update.committed
-        if words:
-            self._utterance_had_text = True
-            self._utterance_text += join_words(words)
+        self._utterance_text += join_words(words)
         if final:
             start = words[0].start if words else speech_end / SAMPLE_RATE
             latency = self._emit(EventType.FINAL, join_words(words), start,
                                  speech_end / SAMPLE_RATE, update.decode_s, self._timed(words), command)
-            self.stats.utterance_finished(latency, self._utterance_had_text)
+            self.stats.utterance_finished(latency, bool(self._utterance_text))
             self._tentative = ""
             return
         if words:

@@ -39,16 +39,14 @@ def _forced_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: list
     # one audio for every row: the runtime shares `cross` among consecutive rows
     logits, cache = runtime.decode(np.array([prompt] * len(rows), dtype=np.int64), runtime.new_cache(len(rows)),
                                    cross)
+    lengths = np.array([len(row) for row in rows])
     total = np.zeros(len(rows))
-    width = max(len(row) for row in rows)
-    for step in range(width):
-        scores = log_softmax(logits)
-        targets = [row[step] if step < len(row) else tokenizer.eot for row in rows]
-        for i, (row, target) in enumerate(zip(rows, targets, strict=True)):
-            if step < len(row):
-                total[i] += float(scores[i, target])
-        if step + 1 < width:
-            logits, cache = runtime.decode(np.array([[t] for t in targets], dtype=np.int64), cache, cross)
-    result: NDArray[np.float64] = total / np.array([len(row) for row in rows])
+    for step in range(int(lengths.max())):
+        targets = np.array([row[step] if step < len(row) else tokenizer.eot for row in rows], dtype=np.int64)
+        picked = log_softmax(logits)[np.arange(len(rows)), targets]
+        total += np.where(step < lengths, picked, 0.0)  # a finished row takes end-of-text, unscored
+        if step + 1 < lengths.max():
+            logits, cache = runtime.decode(targets[:, None], cache, cross)
+    result: NDArray[np.float64] = total / lengths
     return result
 

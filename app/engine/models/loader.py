@@ -18,8 +18,9 @@ log = logging.getLogger(__name__)
 
 def load_engine(model: str | Path | None = None, precision: Precision = Precision.AUTO,
                 provider: str | None = None, threads: int | None = None,
-                store: ModelStore | None = None) -> WhisperEngine:
-    """Load `model` (None = the bundled tiny.en) ready to decode."""
+                store: ModelStore | None = None, spinning: bool | None = None) -> WhisperEngine:
+    """Load `model` (None = the bundled tiny.en) ready to decode. `spinning`: the worker threads
+    always spin (True) or always sleep between ops (False); None follows the machine's load."""
     start = time.perf_counter()
     store = store or ModelStore()
     provider = (provider or "cpu").lower()
@@ -29,7 +30,7 @@ def load_engine(model: str | Path | None = None, precision: Precision = Precisio
     chosen = resolve_precision(precision, provider)
     entry = store.resolve(model)
     folder = store.converted(entry, chosen)
-    config = SessionConfig(provider, threads or 0)
+    config = SessionConfig(provider, threads or 0, spinning)
     try:
         runtime = WhisperRuntime(folder, config)
     except Exception:  # onnxruntime and tokenizers raise their own types; a damaged file is one cause

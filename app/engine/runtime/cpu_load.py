@@ -23,6 +23,7 @@ BUSY_CORES = 0.5
 """Other programs keeping at least this many cores busy (on average) make threads sleep."""
 CHECK_EVERY_S = 0.5
 """A new reading at most this often: shorter spans say more about noise than about load."""
+_TICKS_PER_S = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass(frozen=True)
@@ -39,10 +40,9 @@ def _read() -> _Reading | None:
             fields = [int(x) for x in stat.readline().split()[1:]]
     except (OSError, ValueError):
         return None
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
     times = os.times()
-    return _Reading(time.monotonic(), (user + nice + system + irq + softirq + steal) / ticks,
+    return _Reading(time.monotonic(), (user + nice + system + irq + softirq + steal) / _TICKS_PER_S,
                     times.user + times.system)
 
 
@@ -61,8 +61,10 @@ class SpinChoice:
         self.others_cores: float | None = None  # cores other programs used over the last span
 
     def spinning(self) -> bool:
+        if self._last is None or time.monotonic() - self._last.wall_s < self.every_s:
+            return self._spinning  # no /proc/stat (never a reading), or too soon for a new one
         now = _read()
-        if now is None or self._last is None or now.wall_s - self._last.wall_s < self.every_s:
+        if now is None or now.wall_s - self._last.wall_s < self.every_s:
             return self._spinning
         span = now.wall_s - self._last.wall_s
         others = ((now.busy_s - self._last.busy_s) - (now.own_s - self._last.own_s)) / span

@@ -12,7 +12,7 @@ from app.engine.decoding.phrase_scores import phrase_scores
 from app.engine.decoding.window_decoder import FallbackWindowDecoder, mel_window, split_segments, stamp
 from app.engine.runtime.features import FRAMES_PER_SECOND, N_FRAMES_WINDOW, log_mel
 from app.engine.runtime.ort_sessions import SessionConfig
-from app.engine.runtime.whisper_runtime import WhisperRuntime
+from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
 from app.engine.timing.window_words import WindowWords
 from app.engine.timing.word_timing import WindowWordAligner
 from app.engine.tokenizer import WhisperTokenizer
@@ -90,11 +90,8 @@ class WhisperEngine:
         the start of `audio`. With `options.word_timestamps` the segments carry `words` too (one
         teacher-forced pass of the word-timing decoder on this window's encoder output).
         """
-        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
-        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
-        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
+        audio, mel, n_frames, cross = self._encoded(audio)
         decoder = FallbackWindowDecoder(self.runtime, options)
-        cross = self.runtime.encode(mel_window(mel, 0, n_frames))
         language, language_prob = options.language or "en", 1.0
         if self.is_multilingual and options.language is None:
             language, language_prob = decoder.detect_language(cross)
@@ -119,20 +116,23 @@ class WhisperEngine:
         """Words of `text_tokens` (text tokens of up to 30 s of audio [n_samples] float32 16 kHz,
         decoded before) with times in seconds from the start of `audio`. Encodes the window
         again; callers that hold its `CrossAttention` use `WindowWordAligner.align` directly."""
-        audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
-        mel = log_mel(audio, self.runtime.facts.dims.n_mels)
-        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
-        cross = self.runtime.encode(mel_window(mel, 0, n_frames))
+        _, mel, n_frames, cross = self._encoded(audio)
         sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
         return self._word_aligner().align(cross, sot, text_tokens, n_frames, language=language, mel=mel)
 
     def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
         """How well each phrase fits up to 30 s of audio [n_samples] float32 16 kHz: its mean
         log-probability per token, forced through the decoder (English; 0 is best)."""
+        return [float(s) for s in phrase_scores(self.runtime, self._encoded(audio)[3], phrases)]
+
+    def _encoded(self, audio: NDArray[np.float32]
+                 ) -> tuple[NDArray[np.float32], NDArray[np.float32], int, CrossAttention]:
+        """Up to 30 s of `audio` [n_samples] float32 16 kHz as one window: (the samples used, their
+        log-mel [n_mels, frames] float32, the frames in the window, the encoder's output)."""
         audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
         mel = log_mel(audio, self.runtime.facts.dims.n_mels)
-        cross = self.runtime.encode(mel_window(mel, 0, min(mel.shape[-1], N_FRAMES_WINDOW)))
-        return [float(s) for s in phrase_scores(self.runtime, cross, phrases)]
+        n_frames = min(mel.shape[-1], N_FRAMES_WINDOW)
+        return audio, mel, n_frames, self.runtime.encode(mel_window(mel, 0, n_frames))
 
     def _word_aligner(self) -> WindowWordAligner:
         if self._aligner is None:
