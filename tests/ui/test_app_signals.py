@@ -6,6 +6,7 @@ progress, which the next start does again."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -13,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -78,22 +80,34 @@ def _wait_for(app: subprocess.Popen[str], home: Path, count: int) -> None:
         time.sleep(0.1)
 
 
+@contextlib.contextmanager
+def _killed_if_left(app: subprocess.Popen[str]) -> Iterator[subprocess.Popen[str]]:
+    """`app`, killed when the block leaves it running (a failed wait), so no test leaves it behind."""
+    try:
+        yield app
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.communicate()
+
+
+def _stop_with(app: subprocess.Popen[str], signum: int) -> tuple[list[int], str]:
+    """(the app's process tree just before, its stderr) after `signum` and its exit."""
+    tree = process_tree(app.pid)
+    app.send_signal(signum)
+    _, stderr = app.communicate(timeout=STOP_WITHIN_S)
+    return tree, stderr
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL],
                          ids=lambda s: signal.Signals(s).name)
 def test_a_signal_ends_the_app_and_the_next_start_finishes_the_watch_folder(tmp_path, signum):
     inbox = tmp_path / "inbox"
     names = _inbox(inbox)
     env = _environment(tmp_path, inbox)
-    app = _start(env)
-    try:
+    with _killed_if_left(_start(env)) as app:
         _wait_for(app, tmp_path, 1)
-        tree = process_tree(app.pid)
-        app.send_signal(signum)
-        _, stderr = app.communicate(timeout=STOP_WITHIN_S)
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.communicate()
+        tree, stderr = _stop_with(app, signum)
     assert app.returncode == (-signum if signum == signal.SIGKILL else 128 + signum), stderr
     assert "Traceback" not in stderr, stderr
     assert still_running(tree) == []
@@ -139,7 +153,7 @@ def test_a_signal_mid_dictation_keeps_the_text_and_the_audio_not_transcribed_yet
     write_wav(speech, np.concatenate([read_wav(DATA / name) for _ in range(3) for name in CLIPS]))
     app = subprocess.Popen([sys.executable, "-m", "app", "--replay", str(speech)], env=env, cwd=REPO_ROOT,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with _killed_if_left(app):
         deadline = time.monotonic() + 180
         while subprocess.run([sys.executable, "-m", "app", "start"], env=env, cwd=REPO_ROOT,
                              capture_output=True).returncode != 0:
@@ -148,17 +162,14 @@ def test_a_signal_mid_dictation_keeps_the_text_and_the_audio_not_transcribed_yet
         while not any(text.strip() for _id, text in _dictated(tmp_path)):
             assert app.poll() is None and time.monotonic() < deadline, "no text was committed"
             time.sleep(0.1)
-        tree = process_tree(app.pid)
-        app.send_signal(signum)
-        _, stderr = app.communicate(timeout=STOP_WITHIN_S)
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.communicate()
+        [(_id, before)] = _dictated(tmp_path)
+        tree, stderr = _stop_with(app, signum)
     assert app.returncode == 128 + signum and "Traceback" not in stderr, stderr
     assert still_running(tree) == []
     [(entry_id, text)] = _dictated(tmp_path)
-    assert "weather" in text.lower(), text
+    assert text.startswith(before.rstrip()), (before, text)  # nothing committed before the signal is lost
+    # the first clip's words (tiny.en int8 in real time writes "weather" as "the" at times)
+    assert {"weather", "today", "sunny"} & set(text.lower().replace(".", " ").split()), text
     [leftover] = find_leftovers(tmp_path / "data" / "earshot" / "recovery")
     assert leftover.entry_id == entry_id and leftover.duration_s > 0
 
@@ -170,8 +181,7 @@ def test_a_second_start_of_the_app_leaves_the_watch_folder_to_the_first(tmp_path
     inbox = tmp_path / "inbox"
     names = _inbox(inbox)
     env = _environment(tmp_path, inbox)
-    first = _start(env)
-    try:
+    with _killed_if_left(_start(env)) as first:
         deadline = time.monotonic() + 180
         while subprocess.run([sys.executable, "-m", "app", "status"], env=env, cwd=REPO_ROOT,
                              capture_output=True).returncode != 0:
@@ -182,12 +192,7 @@ def test_a_second_start_of_the_app_leaves_the_watch_folder_to_the_first(tmp_path
                                 timeout=120)
         assert second.returncode == 0 and "Traceback" not in second.stderr, second.stderr
         _wait_for(first, tmp_path, len(names))
-        first.send_signal(signal.SIGTERM)
-        _, stderr = first.communicate(timeout=STOP_WITHIN_S)
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.communicate()
+        _, stderr = _stop_with(first, signal.SIGTERM)
     assert first.returncode == 128 + signal.SIGTERM and "Traceback" not in stderr, stderr
     assert still_running(tree) == []
     db = tmp_path / "data" / "earshot" / "history.sqlite3"
