@@ -67,7 +67,9 @@ class SpinChoice:
         if now is None or now.wall_s - self._last.wall_s < self.every_s:
             return self._spinning
         span = now.wall_s - self._last.wall_s
-        others = ((now.busy_s - self._last.busy_s) - (now.own_s - self._last.own_s)) / span
+        # the process's own time and the machine's come from two clocks: near idle the
+        # difference can fall a little under 0
+        others = max(0.0, ((now.busy_s - self._last.busy_s) - (now.own_s - self._last.own_s)) / span)
         self._last, self.others_cores = now, others
         if (others < self.busy_cores) == self._spinning:
             self._votes = 0
