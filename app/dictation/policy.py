@@ -25,7 +25,7 @@ from app.dictation.commit_rule import HoldLog, committable, holds
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
-from app.dictation.policy_options import PolicyOptions, streaming_decode_options
+from app.dictation.policy_options import PolicyOptions, streaming_decode_options, unjoin_wait_s
 from app.dictation.prompted_decode import PromptedDecoder
 from app.dictation.rest_decode import decode_rest
 from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence, final_mark, mark_between
@@ -75,7 +75,7 @@ class StreamingPolicy:
         self.last_decode_end = 0
         self.floor = 0  # no window may start before this (end of the previous utterance)
         self._utterance_start = 0  # absolute 16 kHz index where the current utterance's own audio starts
-        self._joined = False  # its window starts in the previous utterance, after a sentence pause (`begin`)
+        self._unjoin_after_s = 0.0  # its window starts in the previous utterance (`begin`); 0: not given up
         self.committed: list[HypothesisWord] = []  # whole session
         self._in_window: list[HypothesisWord] = []  # committed words whose audio is in the window
         self.tails = TailHistory(options.agreement)  # the last decodes' uncommitted tails (agreement.py)
@@ -110,7 +110,8 @@ class StreamingPolicy:
             self.window_start = start
             self._in_window = []
         self._utterance_start = start
-        self._joined = joined and gap >= self.options.unjoin_min_pause_s  # `_utterance_hypothesis` may give it up
+        # `_utterance_hypothesis` gives a joined window up after this much new audio with nothing new
+        self._unjoin_after_s = unjoin_wait_s(self.options, gap) if joined else 0.0
         self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
         self.tails.reset()
@@ -194,9 +195,9 @@ class StreamingPolicy:
         decoded alone, as offline hears it."""
         found = self._hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
-        if not self._joined or found[2] or heard_s < self.options.unjoin_after_s:
+        if not self._unjoin_after_s or found[2] or heard_s < self._unjoin_after_s:
             return found
-        self._joined = False
+        self._unjoin_after_s = 0.0
         self.window_start, self._in_window = self._utterance_start, []
         self.tails.reset()
         if self._boundary is not None:
@@ -260,7 +261,7 @@ class StreamingPolicy:
             words[0] = HypothesisWord(mark + text, words[0].start, words[0].end)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)
-        self._boundary, self._joined = None, False
+        self._boundary, self._unjoin_after_s = None, 0.0
         words[:] = capitalise_sentence_starts(words)
         text, self._held_mark = split_trailing_mark(words[-1].text)
         words[-1] = HypothesisWord(text, words[-1].start, words[-1].end)

@@ -45,6 +45,9 @@ class PolicyOptions:
     `unjoin_min_pause_s`: only an utterance that follows at least this much silence (VAD padding
     included) is given up that way: in continuous speech (short pauses) the joined window goes
     on with the same sentence, and decoding each utterance alone gets more words wrong.
+    `unjoin_continuing_s`: after a shorter pause, the joined window is given up once the new
+    utterance has this much audio and its decode still writes nothing new (a sentence said again
+    right after itself: Whisper writes it once); 0 never.
     `hold_unfinished_s`: when the VAD ends an utterance whose hypothesis stops mid-sentence (no
     . ? ! after its last word), its words stay tentative this much longer: speech that resumes within it
     continues the same utterance and window (Whisper hearing "ask not" alone writes "asked not";
@@ -90,6 +93,7 @@ class PolicyOptions:
     join_gap_s: float = 1.5
     unjoin_after_s: float = 1.0
     unjoin_min_pause_s: float = 0.8
+    unjoin_continuing_s: float = 2.5
     trim_after_s: float = 10.0
     max_window_s: float = 24.0
     hold_unfinished_s: float = 0.5
@@ -113,12 +117,11 @@ class PolicyOptions:
     def __post_init__(self) -> None:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
-        seconds = (self.commit_margin_s, self.attention_margin_s, self.sentence_pause_s, self.min_commit_audio_s,
-                   self.unsure_wait_s, self.unjoin_after_s, self.unjoin_min_pause_s, self.rest_after_s, self.bridge_s)
-        if min(seconds) < 0:
-            raise ValueError("commit_margin_s, attention_margin_s, sentence_pause_s, min_commit_audio_s, "
-                             "unsure_wait_s, unjoin_after_s, unjoin_min_pause_s, rest_after_s and bridge_s "
-                             "must not be negative")
+        seconds = ("commit_margin_s", "attention_margin_s", "sentence_pause_s", "min_commit_audio_s", "unsure_wait_s",
+                   "unjoin_after_s", "unjoin_min_pause_s", "unjoin_continuing_s", "rest_after_s", "bridge_s")
+        negative = [name for name in seconds if getattr(self, name) < 0]
+        if negative:
+            raise ValueError(f"{', '.join(negative)} must not be negative")
         if not 0 <= self.min_word_probability <= 1:
             raise ValueError(f"min_word_probability must be between 0 and 1, not {self.min_word_probability}")
         if self.headroom_beam_size < 1 or self.headroom_prompt_tokens < 0:
@@ -141,3 +144,9 @@ class PolicyOptions:
         if self.final_beam_size == options.beam_size:
             return options
         return replace(options, beam_size=self.final_beam_size)
+
+
+def unjoin_wait_s(options: PolicyOptions, pause_s: float) -> float:
+    """How much audio (s) of an utterance that joined the previous one's window, after `pause_s`
+    of silence, is decoded before a window that writes nothing new is given up (0: never)."""
+    return options.unjoin_after_s if pause_s >= options.unjoin_min_pause_s else options.unjoin_continuing_s

@@ -66,6 +66,28 @@ def test_a_joined_window_after_a_short_pause_is_kept_even_when_it_writes_nothing
     assert decoder.windows_s == [2.0, 2.8, 3.4]
 
 
+def test_a_sentence_said_again_after_a_short_pause_is_not_dropped() -> None:
+    """A speaker who says a sentence again right after itself (the Harvard sentence said three
+    times in speech2): tiny.en writes the joined window's two sentences as one, decode after
+    decode, and the second would be lost. After a short pause the window is kept longer, but not
+    for ever: once the new utterance has `unjoin_continuing_s` of audio it is decoded alone."""
+    said = [(0.0, 2.0, " The birch canoe slid.")]
+    policy, decoder = make_policy([
+        said, said, said, said, said,  # 2.3-4.8 s: nothing new in the joined window
+        [(0.0, 2.5, " The birch canoe slid on the smooth planks.")],  # the new utterance alone
+    ], unjoin_after_s=1.0, unjoin_min_pause_s=0.8, unjoin_continuing_s=2.5)
+    policy.begin(0)
+    policy.finish(s(2.0))
+    policy.begin(s(2.3))
+    for end_s in (2.8, 3.4, 4.0):
+        policy.decode(s(end_s))
+        assert policy.window_start == 0  # too early to give the window up
+    policy.decode(s(4.8))
+    assert policy.window_start == s(2.3)
+    assert decoder.windows_s == [2.0, 2.8, 3.4, 4.0, 4.8, 2.5]
+    assert "smooth planks" in join_words(policy.finish(s(4.8)).committed)
+
+
 def _after_pause(pause_s: float, second: list[tuple[float, float, str]]) -> str:
     """Commit " Ask what you can do for your country" (no mark), then after `pause_s` of silence
     the joined window's hypothesis `second`: the text committed for the new utterance."""
