@@ -35,27 +35,31 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from commands import SHARED, SPEEDS, VOICES, command_set, recognised, speak  # noqa: E402
+from commands import SHARED, SPEEDS, VOICES, command_set, speak  # noqa: E402
 from earshot_bench_io import read_wav  # noqa: E402
 
-from app.dictation.command_heard import CommandListener, decide  # noqa: E402
+from app.dictation.command_heard import CommandListener, completes_a_word, decide, preferred  # noqa: E402
 from app.dictation.command_match import (  # noqa: E402
     CommandMatch,
     CommandOptions,
     CommandPhrase,
     match_command,
+    normalised_words,
 )
 from app.dictation.events import HeardPhrase  # noqa: E402
 
 NEGATIVES = ("thank you", "see you soon", "sounds good", "on my way", "call me later", "good morning",
              "yes please", "no thanks", "send it now", "keep going", "that is right", "let me think",
              "not today", "see you then", "happy birthday", "well done", "talk soon", "all good",
-             "just a minute", "new idea")
-"""Short utterances that are not commands: what a user says between pauses while dictating."""
+             "just a minute", "new idea", "cab driver", "captain cook", "cup of tea", "all capital assets",
+             "calm down")
+"""Short utterances that are not commands: what a user says between pauses while dictating (the
+last five start with a sound like "cap" or "all caps")."""
 
 ALIGNED = (("speech", "en_mfa_acoustic_corpus"), ("robustness", "en_mfa_cold_corpus3"))
 THRESHOLDS = (-2.5, -3.0, -3.5, -4.0)
 CONFIRMS = (-4.0, -5.0, -6.0, -99.0)
+PREFIX_THRESHOLDS = (-2.0, -2.5, -3.0, -3.5, -4.0, -4.5)
 SAMPLE_RATE = 16000
 SAVED = ROOT / "bench" / "results" / "command-scores.json"
 _MARGIN_S = 0.05
@@ -71,12 +75,19 @@ class Heard:
     found: str | None
     heard: str | None = None
     score: float = -np.inf
+    prefix: str | None = None
+    prefix_score: float = -np.inf
+    argument: str = ""
 
     def command(self, options: CommandOptions) -> CommandMatch | None:
         """What the gate takes the utterance for under `options` (thresholds)."""
         found = match_command(self.text, options)
-        heard = None if self.heard is None else HeardPhrase(self.heard, self.score)
-        return decide(found, heard, options)
+        if self.heard is None:
+            return decide(found, None, options)
+        prefix = None  # the listener's rules, replayed on what it saved
+        if self.prefix is not None and not completes_a_word(self.prefix, self.argument, normalised_words(self.text)):
+            prefix = HeardPhrase(self.prefix, self.prefix_score, self.argument)
+        return decide(found, preferred(HeardPhrase(self.heard, self.score), prefix, options), options)
 
 
 def aligned_words(grid: Path) -> list[tuple[float, float, str]]:
@@ -101,14 +112,22 @@ def real_stretches() -> list[tuple[str, np.ndarray]]:
 
 
 def hear(engine: Any, audio: np.ndarray, said: str, options: CommandOptions) -> Heard:
-    """Decode `audio` as live dictation does; the decoder's best phrase as the worker reports it."""
+    """Decode `audio` as live dictation does; the decoder's best phrases as the worker scores
+    them (a phrase that takes words down to the lowest threshold of `PREFIX_THRESHOLDS`)."""
     from app.dictation.policy_options import streaming_decode_options
 
     text = engine.decode_window(audio, streaming_decode_options()).text.strip()
     found = match_command(text, options)
-    heard = CommandListener(engine, options).heard(text, lambda: audio)
-    return Heard(said, text, None if found is None else found.phrase.words,
-                 None if heard is None else heard.words, -np.inf if heard is None else heard.score)
+    listening = dataclasses.replace(options, min_prefix_score=min(PREFIX_THRESHOLDS))
+    scored = CommandListener(engine, listening).scored(text, lambda: audio)
+    heard = Heard(said, text, None if found is None else found.phrase.words)
+    if scored is None:
+        return heard
+    alone, prefix = scored
+    heard = dataclasses.replace(heard, heard=alone.words, score=alone.score)
+    if prefix is None:
+        return heard
+    return dataclasses.replace(heard, prefix=prefix.words, prefix_score=prefix.score, argument=prefix.argument)
 
 
 def right(heard: Heard, phrase: CommandPhrase, options: CommandOptions) -> bool:
@@ -118,8 +137,8 @@ def right(heard: Heard, phrase: CommandPhrase, options: CommandOptions) -> bool:
         return False
     if phrase.punctuation is not None:
         return found.phrase.punctuation is not None and found.phrase.punctuation.text == phrase.punctuation.text
-    if phrase.takes_words:
-        return recognised(phrase, heard.said, heard.text)
+    if phrase.takes_words:  # the words it applies to, as the gate will write them
+        return normalised_words(found.argument) == heard.said.split()[len(phrase.words.split()):]
     return True
 
 
@@ -169,7 +188,8 @@ def saved_run() -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[He
     phrases = {said: phrase for phrase, said in command_set()}
 
     def heard(row: dict[str, Any]) -> Heard:
-        return Heard(row["said"], row["text"], row["found"], row["heard"], row["score"])
+        return Heard(row["said"], row["text"], row["found"], row["heard"], row["score"],
+                     row.get("prefix"), row.get("prefix_score", -np.inf), row.get("argument", ""))
 
     return ([(phrases[row["said"]], heard(row)) for row in saved["positives"]],
             [heard(row) for row in saved["synthetic"]], [heard(row) for row in saved["real"]])
@@ -182,13 +202,24 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
     print("|---|---|---|---|---|")
     for take in THRESHOLDS:
         for confirm in CONFIRMS:
-            options = CommandOptions(min_phrase_score=take, min_confirm_score=min(confirm, take))
+            options = CommandOptions(min_phrase_score=take, min_confirm_score=min(confirm, take), min_prefix_score=0.0)
             recall = sum(right(h, p, options) for p, h in positives)
             fake = [h for h in synthetic if h.command(options) is not None]
             true = [h for h in real if h.command(options) is not None]
             share = 100 * recall / len(positives)
             print(f"| {take} | {min(confirm, take)} | {recall}/{len(positives)} = {share:.1f} % |"
                   f" {len(fake)}/{len(synthetic)} | {len(true)}/{len(real)} |")
+    print("\n| \"cap\" / \"all caps\" heard at (score) | command recall | synthetic non-commands taken |"
+          " real stretches taken |")
+    print("|---|---|---|---|")
+    for take in PREFIX_THRESHOLDS:
+        options = CommandOptions(min_prefix_score=take)
+        recall = sum(right(h, p, options) for p, h in positives)
+        fake = [h for h in synthetic if h.command(options) is not None]
+        true = [h for h in real if h.command(options) is not None]
+        share = 100 * recall / len(positives)
+        print(f"| {take} | {recall}/{len(positives)} = {share:.1f} % | {len(fake)}/{len(synthetic)}"
+              f" | {len(true)}/{len(real)} |")
     options = CommandOptions()
     print(f"\nmissed (default: taken at {options.min_phrase_score}, confirmed at {options.min_confirm_score}):")
     for phrase, heard in positives:
@@ -201,7 +232,9 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
 
 
 def _line(heard: Heard) -> str:
-    return f"{heard.said!r}: heard {heard.text!r}, text {heard.found!r}, decoder {heard.heard!r} {heard.score:.2f}"
+    start = "" if heard.prefix is None else f", start {heard.prefix!r} {heard.prefix_score:.2f} + {heard.argument!r}"
+    return (f"{heard.said!r}: heard {heard.text!r}, text {heard.found!r}, decoder {heard.heard!r} {heard.score:.2f}"
+            + start)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING
 
 from app.dictation.command_match import (
     PHRASES,
+    PREFIX_PHRASES,
     SCORED_PHRASES,
     CommandMatch,
     CommandOptions,
     match_command,
     normalised_words,
+    phonetic_key,
 )
 from app.dictation.decoder_port import PhraseScorer
 from app.dictation.events import HeardPhrase
@@ -33,6 +35,7 @@ if TYPE_CHECKING:  # the gate imports this module in the window, which starts wi
     from numpy.typing import NDArray
 
 log = logging.getLogger(__name__)
+_LEADING = " ,.;:!?-"
 
 
 class CommandListener:
@@ -53,22 +56,52 @@ class CommandListener:
         """The phrase the decoder scores best for an utterance written as `text`; None where the
         text decides alone (too long, empty, or a command's very sound). `audio` gives the
         utterance's audio (mono float32 16 kHz), read only when it is scored."""
+        scored = self.scored(text, audio)
+        if scored is None:
+            return None
+        log.debug("best command phrases for %r: %r", text, scored)
+        return preferred(*scored, self._options)
+
+    def scored(self, text: str, audio: Callable[[], NDArray[np.float32]]
+               ) -> tuple[HeardPhrase, HeardPhrase | None] | None:
+        """(the best phrase said alone, the best phrase that takes words heard at the start with
+        its words, None where none scores `min_prefix_score`), or None where the text decides."""
         words = normalised_words(text)
         if not 0 < len(words) <= self._options.max_words:
             return None
         found = match_command(text, self._options)
         if found is not None and (found.distance == 0.0 or found.phrase.takes_words):
             return None
-        scores = self._scorer.score_phrases(audio(), SCORED_PHRASES)
-        best = max(range(len(scores)), key=scores.__getitem__)
-        log.debug("best command phrase for %r: %r at %.2f", text, SCORED_PHRASES[best], scores[best])
-        return HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
+        samples = audio()
+        prefixes = PREFIX_PHRASES if len(words) > 1 else ()
+        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *prefixes))
+        best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
+        alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
+        return alone, self._heard_prefix(samples, prefixes, scores[len(SCORED_PHRASES):], words)
+
+    def _heard_prefix(self, samples: NDArray[np.float32], prefixes: tuple[str, ...], scores: list[float],
+                      words: list[str]) -> HeardPhrase | None:
+        """The phrase that takes words heard at the start of the utterance (written as `words`,
+        normalised), with the words the decoder writes after it; None where none scores
+        `min_prefix_score`, or where the decoder only spells the utterance's word on."""
+        if not prefixes:
+            return None
+        best = max(range(len(prefixes)), key=scores.__getitem__)
+        if scores[best] < self._options.min_prefix_score:
+            return None
+        phrase = prefixes[best]
+        argument = self._scorer.words_after(samples, phrase[:1].upper() + phrase[1:])
+        if completes_a_word(phrase, argument, words):
+            return None
+        return HeardPhrase(phrase, float(scores[best]), argument)
 
 
 def decide(found: CommandMatch | None, heard: HeardPhrase | None,
            options: CommandOptions) -> CommandMatch | None:
     """The command an utterance is, from its text's match (`found`) and the decoder's best
     phrase (`heard`, None where nothing was scored: then the text decides alone)."""
+    if heard is not None and heard.words in PREFIX_PHRASES:
+        return _with_words(heard, options) or found
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):
         return found  # nothing scored, or a phrase the decoder does not score
     if found is not None and found.phrase.words == heard.words and heard.score >= options.min_confirm_score:
@@ -77,3 +110,31 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None,
         phrase = next(p for p in PHRASES if p.words == heard.words)
         return CommandMatch(phrase)
     return None
+
+
+def preferred(alone: HeardPhrase, prefix: HeardPhrase | None, options: CommandOptions) -> HeardPhrase:
+    """A phrase that takes words heard at the start of the utterance at `min_prefix_score` or
+    more, over the best phrase said alone (the command said alone covers the whole utterance,
+    so it scores far below where words follow it)."""
+    return prefix if prefix is not None and prefix.score >= options.min_prefix_score else alone
+
+
+def _with_words(heard: HeardPhrase, options: CommandOptions) -> CommandMatch | None:
+    """"cap" / "all caps" heard at the start, applied to the words the decoder wrote after it,
+    when there are 1 to `max_argument_words` of them."""
+    size = len(normalised_words(heard.argument))
+    if heard.score < options.min_prefix_score or not 0 < size <= options.max_argument_words:
+        return None
+    words = heard.argument.lstrip(_LEADING)  # "All caps, nasa.": the comma is the decoder's
+    return CommandMatch(next(p for p in PHRASES if p.words == heard.words), words)
+
+
+def completes_a_word(phrase: str, argument: str, words: list[str]) -> bool:
+    """True where the words after `phrase` only finish the utterance's own word: made to start
+    with "Cap" on "Captain Cook", the decoder goes on with " tin Coke" ("cap" + "tin" sounds
+    like "captain"); on "Captain London" said for "cap london" it writes " London"."""
+    after = normalised_words(argument)
+    last = len(phrase.split()) - 1
+    if not after or len(words) <= last:
+        return False
+    return phonetic_key(phrase.split()[-1] + after[0]) == phonetic_key(words[last])

@@ -70,6 +70,11 @@ PHRASES: tuple[CommandPhrase, ...] = (
     *(CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c, sounds_like=_SOUNDS_LIKE.get(c.words, ()))
       for c in SPOKEN_COMMANDS),
 )
+PREFIX_PHRASES: tuple[str, ...] = tuple(p.words for p in EDIT_PHRASES if p.takes_words)
+"""The phrases the decoder scores as the start of an utterance of two words or more ("cap" in
+"Captain London."): forced through the decoder, the phrase said scores near 0 per token; where
+it scores at least `CommandOptions.min_prefix_score`, the decoder, made to start with it, writes
+the words it applies to."""
 SCORED_PHRASES: tuple[str, ...] = tuple(p.words for p in PHRASES if not p.takes_words and p.words != "dot dot dot")
 """The phrases the decoder scores against an utterance's audio: those with no words after them,
 but "dot dot dot", whose repeated words predict each other, so that it scores well on any audio
@@ -86,7 +91,8 @@ class CommandOptions:
     the command phrases against the utterance's audio (`app.dictation.command_heard`), the best
     phrase is heard at `min_phrase_score` (mean log-probability per token) or more, and a text
     that only sounds like a phrase is that command only if the decoder also scores that phrase
-    best, at `min_confirm_score` or more.
+    best, at `min_confirm_score` or more; a phrase that takes words ("cap") is heard at the start
+    of an utterance at `min_prefix_score` or more.
     """
 
     max_distance: float = 0.34
@@ -94,12 +100,15 @@ class CommandOptions:
     max_argument_words: int = 2
     min_phrase_score: float = -3.5
     min_confirm_score: float = -5.0
+    min_prefix_score: float = -4.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.max_distance < 1.0:
             raise ValueError(f"max_distance must be in [0, 1), not {self.max_distance}")
         if self.max_words < 1 or self.max_argument_words < 1:
             raise ValueError("max_words and max_argument_words must be at least 1")
+        if self.min_prefix_score > 0.0:
+            raise ValueError(f"min_prefix_score is a log-probability (<= 0), not {self.min_prefix_score}")
         if not self.min_confirm_score <= self.min_phrase_score <= 0.0:
             raise ValueError("min_confirm_score <= min_phrase_score <= 0 (log-probabilities), not "
                              f"{self.min_confirm_score} and {self.min_phrase_score}")

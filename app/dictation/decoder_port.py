@@ -49,3 +49,7 @@ class PhraseScorer(Protocol):
         """The mean log-probability per token of each phrase given `audio` (mono float32 16 kHz,
         at most 30 s); 0 is best."""
         ...
+
+    def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
+        """The text the decoder writes for `audio` once made to start with `prefix`."""
+        ...

@@ -55,10 +55,13 @@ class TimedWord:
 @dataclass(frozen=True)
 class HeardPhrase:
     """The command phrase the decoder scores best against a short utterance's audio, and its
-    `score`: the mean log-probability per token of the phrase given the audio (0 is best)."""
+    `score`: the mean log-probability per token of the phrase given the audio (0 is best; for a
+    phrase that takes words, of the phrase's tokens at the start of the utterance)."""
 
     words: str
     score: float
+    argument: str = ""
+    """For a phrase that takes words ("cap"): what the decoder writes after it, made to start with it."""
 
 
 @dataclass(frozen=True)

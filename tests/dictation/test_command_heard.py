@@ -11,7 +11,13 @@ import pytest
 from numpy.typing import NDArray
 
 from app.dictation.command_heard import CommandListener, decide
-from app.dictation.command_match import SCORED_PHRASES, CommandKind, CommandOptions, match_command
+from app.dictation.command_match import (
+    PREFIX_PHRASES,
+    SCORED_PHRASES,
+    CommandKind,
+    CommandOptions,
+    match_command,
+)
 from app.dictation.events import DictationEvent, EventType, HeardPhrase
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.dictation.voice_edits import CommandEvent, CommandGate
@@ -20,15 +26,23 @@ AUDIO = np.zeros(16000, dtype=np.float32)
 
 
 class ScriptedScorer:
-    """Scores one phrase at `score` and every other at -8 (far below any threshold)."""
+    """Scores one phrase at `score` and every other at -8 (far below any threshold); made to
+    start with a phrase, it writes `after`."""
 
-    def __init__(self, phrase: str, score: float) -> None:
-        self.phrase, self.score = phrase, score
+    def __init__(self, phrase: str, score: float, after: str = "") -> None:
+        self.phrase, self.score, self.after = phrase, score, after
         self.calls = 0
+        self.scored: list[str] = []
+        self.prefixes: list[str] = []
 
     def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
         self.calls += 1
+        self.scored = list(phrases)
         return [self.score if p == self.phrase else -8.0 for p in phrases]
+
+    def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
+        self.prefixes.append(prefix)
+        return self.after
 
 
 def listener(phrase: str = "period", score: float = -1.0) -> tuple[CommandListener, ScriptedScorer]:
@@ -81,6 +95,61 @@ def test_only_phrases_without_words_after_them_are_scored() -> None:
     assert "dot dot dot" not in SCORED_PHRASES and "ellipsis" in SCORED_PHRASES
 
 
+def test_cap_heard_at_the_start_applies_to_the_words_the_decoder_writes_after_it() -> None:
+    scorer = ScriptedScorer("cap", -2.0, " London.")
+    heard = CommandListener(scorer, CommandOptions()).heard(" Captain London.", lambda: AUDIO)
+    assert heard == HeardPhrase("cap", -2.0, " London.")
+    assert scorer.prefixes == ["Cap"]  # the decoder was made to start with the phrase
+    found = decide(match_command(" Captain London."), heard, CommandOptions())
+    assert found is not None and found.kind is CommandKind.CAP and found.argument == "London."
+
+
+def test_a_start_that_scores_under_the_threshold_is_not_a_command() -> None:
+    options = CommandOptions()
+    scorer = ScriptedScorer("all caps", options.min_prefix_score - 0.5, " assets")
+    heard = CommandListener(scorer, options).heard(" All capital assets.", lambda: AUDIO)
+    assert heard is not None and heard.words not in PREFIX_PHRASES
+    assert scorer.prefixes == []  # no decode for the words after it
+    assert decide(match_command(" All capital assets."), heard, options) is None
+
+
+def test_one_word_is_never_scored_as_the_start_of_a_command() -> None:
+    scorer = ScriptedScorer("cap", -0.5, " London")
+    CommandListener(scorer, CommandOptions()).heard(" Captain.", lambda: AUDIO)
+    assert not set(PREFIX_PHRASES) & set(scorer.scored)
+    CommandListener(scorer, CommandOptions()).heard(" Captain London.", lambda: AUDIO)
+    assert set(PREFIX_PHRASES) <= set(scorer.scored)
+
+
+def test_cap_heard_with_no_words_or_too_many_after_it_is_text() -> None:
+    options = CommandOptions()
+    assert decide(None, HeardPhrase("cap", -1.0, "."), options) is None
+    many = " ".join(["word"] * (options.max_argument_words + 1))
+    assert decide(None, HeardPhrase("cap", -1.0, " " + many), options) is None
+
+
+def test_a_decoder_that_spells_the_utterances_word_on_heard_no_cap() -> None:
+    """tiny.en on espeak-ng's "Captain Cook": made to start with "Cap", it writes " tin Coke"
+    ("cap" + "tin" is "captain" said again), where "cap london" heard as "Captain London" gives
+    " London"."""
+    scorer = ScriptedScorer("cap", -2.2, " tin Coke")
+    heard = CommandListener(scorer, CommandOptions()).heard(" Captain Cook.", lambda: AUDIO)
+    assert heard is not None and heard.words not in PREFIX_PHRASES
+    assert decide(match_command(" Captain Cook."), heard, CommandOptions()) is None
+    scorer = ScriptedScorer("all caps", -1.6, ", nasa.")
+    heard = CommandListener(scorer, CommandOptions()).heard(" Okay, next.", lambda: AUDIO)
+    found = decide(match_command(" Okay, next."), heard, CommandOptions())
+    assert found is not None and found.kind is CommandKind.ALL_CAPS and found.argument == "nasa."
+
+
+def test_the_gate_writes_the_words_after_a_heard_cap_with_a_capital() -> None:
+    text, _ = gate_text(
+        DictationEvent(EventType.FINAL, " We flew to"),
+        DictationEvent(EventType.FINAL, " Captain London.", command=HeardPhrase("cap", -2.0, " london.")),
+    )
+    assert text.endswith(" London") and "Captain" not in text
+
+
 def test_a_decoder_that_cannot_score_gets_no_listener() -> None:
     assert CommandListener.for_decoder(object(), CommandOptions()) is None
     assert CommandListener.for_decoder(ScriptedScorer("period", 0.0), None) is None
@@ -92,6 +161,8 @@ def test_the_thresholds_are_log_probabilities_in_order() -> None:
         CommandOptions(min_phrase_score=0.5)
     with pytest.raises(ValueError, match="log-probabilities"):
         CommandOptions(min_phrase_score=-3.0, min_confirm_score=-2.0)
+    with pytest.raises(ValueError, match="log-probability"):
+        CommandOptions(min_prefix_score=0.5)
 
 
 def gate_text(*events: DictationEvent) -> tuple[str, list[CommandEvent]]:

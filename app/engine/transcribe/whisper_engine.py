@@ -125,6 +125,16 @@ class WhisperEngine:
         log-probability per token, forced through the decoder (English; 0 is best)."""
         return [float(s) for s in phrase_scores(self.runtime, self._encoded(audio)[3], phrases)]
 
+    def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
+        """The text the decoder writes for up to 30 s of audio [n_samples] float32 16 kHz once it
+        is made to start with `prefix` (greedy, English, no timestamps): the text after it, with
+        its leading space (none where the decoder goes on with the prefix's word: "Cap" + "tain")."""
+        decoder = FallbackWindowDecoder(self.runtime, DecodeOptions(
+            language="en", beam_size=1, temperatures=(0.0,), without_timestamps=True, max_new_tokens=32))
+        language = "en" if self.is_multilingual else None
+        result = decoder.decode(self._encoded(audio)[3], decoder.build_prompt(language, [], prefix=prefix), None)
+        return self.tokenizer.decode(result.outcome.tokens)
+
     def _encoded(self, audio: NDArray[np.float32]
                  ) -> tuple[NDArray[np.float32], NDArray[np.float32], int, CrossAttention]:
         """Up to 30 s of `audio` [n_samples] float32 16 kHz as one window: (the samples used, their
