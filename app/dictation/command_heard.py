@@ -73,19 +73,17 @@ class CommandListener:
         if found is not None and (found.distance == 0.0 or found.phrase.takes_words):
             return None
         samples = audio()
-        prefixes = PREFIX_PHRASES if len(words) > 1 else ()
-        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *prefixes))
+        # a single word too: the live decode can write "cap london" as "Captain."
+        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES))
         best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
         alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
-        return alone, self._heard_prefix(samples, prefixes, scores[len(SCORED_PHRASES):], words)
+        return alone, self._heard_prefix(samples, PREFIX_PHRASES, scores[len(SCORED_PHRASES):], words)
 
     def _heard_prefix(self, samples: NDArray[np.float32], prefixes: tuple[str, ...], scores: list[float],
                       words: list[str]) -> HeardPhrase | None:
         """The phrase that takes words heard at the start of the utterance (written as `words`,
         normalised), with the words the decoder writes after it; None where none scores
         `min_prefix_score`, or where the decoder only spells the utterance's word on."""
-        if not prefixes:
-            return None
         best = max(range(len(prefixes)), key=scores.__getitem__)
         if scores[best] < self._options.min_prefix_score:
             return None

@@ -71,8 +71,8 @@ PHRASES: tuple[CommandPhrase, ...] = (
       for c in SPOKEN_COMMANDS),
 )
 PREFIX_PHRASES: tuple[str, ...] = tuple(p.words for p in EDIT_PHRASES if p.takes_words)
-"""The phrases the decoder scores as the start of an utterance of two words or more ("cap" in
-"Captain London."): forced through the decoder, the phrase said scores near 0 per token; where
+"""The phrases the decoder scores as the start of a short utterance ("cap" in "Captain London."
+or "Captain."): forced through the decoder, the phrase said scores near 0 per token; where
 it scores at least `CommandOptions.min_prefix_score`, the decoder, made to start with it, writes
 the words it applies to."""
 SCORED_PHRASES: tuple[str, ...] = tuple(p.words for p in PHRASES if not p.takes_words and p.words != "dot dot dot")

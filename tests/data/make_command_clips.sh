@@ -22,6 +22,7 @@ clips=(
   "espeak_scratch_that|Please call the office today.|Send the report to the whole team.|scratch that"
   "espeak_delete_word|Please call the office today.|delete last word"
   "espeak_period_slow|Please call the office today.|period|Send the report to the whole team."
+  "espeak_cap_london|Please call the office today.|cap london"
 )
 # slower speech, in which tiny.en writes "period" said alone as other words ("Here it is")
 declare -A voices=(["espeak_period_slow"]="en-us 130")

@@ -113,12 +113,14 @@ def test_a_start_that_scores_under_the_threshold_is_not_a_command() -> None:
     assert decide(match_command(" All capital assets."), heard, options) is None
 
 
-def test_one_word_is_never_scored_as_the_start_of_a_command() -> None:
-    scorer = ScriptedScorer("cap", -0.5, " London")
-    CommandListener(scorer, CommandOptions()).heard(" Captain.", lambda: AUDIO)
-    assert not set(PREFIX_PHRASES) & set(scorer.scored)
-    CommandListener(scorer, CommandOptions()).heard(" Captain London.", lambda: AUDIO)
-    assert set(PREFIX_PHRASES) <= set(scorer.scored)
+def test_one_word_is_scored_as_the_start_of_a_command_too() -> None:
+    """The live decode of "cap london" (espeak-ng, tiny.en int8) can be "Captain." alone."""
+    scorer = ScriptedScorer("cap", -2.5, " London.")
+    heard = CommandListener(scorer, CommandOptions()).heard(" Captain.", lambda: AUDIO)
+    assert heard == HeardPhrase("cap", -2.5, " London.")
+    scorer = ScriptedScorer("cap", -2.5, "tain.")  # the decoder spells "Captain" on
+    heard = CommandListener(scorer, CommandOptions()).heard(" Captain.", lambda: AUDIO)
+    assert heard is not None and heard.words not in PREFIX_PHRASES
 
 
 def test_cap_heard_with_no_words_or_too_many_after_it_is_text() -> None:
