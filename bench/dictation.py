@@ -29,9 +29,12 @@ after end punctuation, `no_final` 1 when the session's text does not end with . 
 the commit rule's holds (agreement, attention margin, unsure word, contradicted by the decode
 before, the first second; dictation_metrics.hold_shares). `--word-times`
 times committed words from the cross-attention (as `dictate --json` does) instead of
-interpolating them from character positions. `--peer` adds ufal's whisper_streaming
-(LocalAgreement-2, faster-whisper int8 on the same tiny.en folder, 2 threads, min chunk 1.0 s) on
-the `pauses` and `continuous` sessions. `--minutes 30` loops the pauses session (soak test).
+interpolating them from character positions. `--commands` listens for spoken commands as the
+app does (the decoder scores short utterances) and counts the commands the gate takes
+(`commands`, `commands_per_1k` words): the sets hold none, so each is a false trigger.
+`--peer` adds ufal's whisper_streaming (LocalAgreement-2, faster-whisper int8 on the same
+tiny.en folder, 2 threads, min chunk 1.0 s) on the `pauses` and `continuous` sessions.
+`--minutes 30` loops the pauses session (soak test).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
 from compare import model_folder  # noqa: E402
 from dictation_metrics import (  # noqa: E402
     assign,
+    commands_taken,
     dropped,
     formatting_added,
     hold_shares,
@@ -70,6 +74,7 @@ from dictation_metrics import (  # noqa: E402
 )
 
 from app.audio.vad import VadOptions  # noqa: E402
+from app.dictation.command_match import CommandOptions  # noqa: E402
 from app.dictation.live_worker import DictationOptions  # noqa: E402
 from app.dictation.policy import PolicyOptions, streaming_decode_options  # noqa: E402
 from app.engine.models.loader import load_engine  # noqa: E402
@@ -107,7 +112,9 @@ def session_row(engine: WhisperEngine, label: str, played: list[sets.Utterance],
     """Replay `played` joined by `pause_s`; score the utterances `scored` (the rest is the lead)."""
     audio, spans = sets.join(played, pause_s)
     policy = PolicyOptions(decode=streaming_decode_options("en", word_times=args.word_times), **args.policy)
-    run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast))
+    commands = CommandOptions() if args.commands else None
+    run = run_live(engine, audio, DictationOptions(policy=policy, vad=VadOptions(**args.vad), realtime=not args.fast,
+                                                   commands=commands))
     live = split_by_reference(run, [u.reference for u in played], spans, pause_s)[scored]
     offline = offline_texts(engine, played[scored])
     refs = [u.reference for u in played[scored]]
@@ -129,6 +136,7 @@ def session_row(engine: WhisperEngine, label: str, played: list[sets.Utterance],
         "dropped": dropped(offline, live),
         **(hold_shares(run, ref_words) if latency else {}),
         **sentence_shape_errors(run.text),
+        **(commands_taken(run.events, len(normalize(run.text).split())) if args.commands else {}),
         "_live": live_j, "_offline": off_j,
     }
 
@@ -230,6 +238,9 @@ def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, 
 def _progress(row: dict[str, object], args: argparse.Namespace) -> None:
     """Long runs: each row as soon as it is measured (stderr)."""
     texts = f"\n  live:    {row['_live']}\n  offline: {row.get('_offline', '')}" if args.texts else ""
+    commands = row.get("_commands", [])
+    assert isinstance(commands, list)
+    texts += "".join(f"\n  command: {c}" for c in commands)
     print({k: v for k, v in row.items() if not k.startswith("_")}, texts, file=sys.stderr, flush=True)
 
 
@@ -255,6 +266,8 @@ def main() -> None:
     parser.add_argument("--fast", action="store_true", help="replay as fast as possible (stream-time latencies)")
     parser.add_argument("--peer", action="store_true", help="also run whisper_streaming on pauses/continuous")
     parser.add_argument("--texts", action="store_true", help="print live and offline texts")
+    parser.add_argument("--commands", action="store_true",
+                        help="listen for spoken commands as the app does; count those taken (false triggers)")
     parser.add_argument("--word-times", action="store_true",
                         help="time committed words from the cross-attention (as `dictate --json` does)")
     parser.add_argument("--policy", nargs="*", default=[], metavar="FIELD=VALUE",

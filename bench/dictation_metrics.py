@@ -24,7 +24,9 @@ from app.dictation.commit_rule import Hold, HoldLog
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.events import DictationEvent, EventType, SessionSummary
 from app.dictation.live_worker import DictationOptions, DictationWorker
+from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.dictation.text import capitalise, split_trailing_mark
+from app.dictation.voice_edits import CommandGate
 from app.engine.wer import normalize, word_error_rate
 
 RATE = 16000
@@ -282,3 +284,14 @@ def sentence_shape_errors(text: str) -> dict[str, int]:
     lower = sum(1 for a, b in itertools.pairwise(words)
                 if a.endswith((".", "?", "!")) and not a.endswith("..") and b[:1].islower())
     return {"lower_starts": lower, "no_final": int(bool(words) and not text.rstrip().endswith((".", "?", "!")))}
+
+
+def commands_taken(events: list[DictationEvent], n_words: int) -> dict[str, object]:
+    """The commands the app's gate takes in a session of dictated words (false triggers: the
+    sets hold no commands), per 1,000 committed words, and what was heard for each."""
+    gate = CommandGate(TextPostProcessor(PostProcessOptions()))
+    for event in events:
+        gate.process(event)
+    heard = [f"{text.strip()!r} as {found.phrase.words!r}" for text, found in gate.applied]
+    return {"commands": len(heard), "commands_per_1k": round(1000 * len(heard) / max(1, n_words), 1),
+            "_commands": heard}

@@ -86,6 +86,7 @@ class CommandGate:
         self._held: list[DictationEvent] = []
         self._deciding = enabled
         self._after_command = False  # the end mark Whisper guesses for a command is not text
+        self.applied: list[tuple[str, CommandMatch]] = []  # (utterance as heard, command), in order
 
     @property
     def text(self) -> str:
@@ -172,6 +173,7 @@ class CommandGate:
         return dataclasses.replace(event, text=text, words=words or None)
 
     def _apply(self, found: CommandMatch, event: DictationEvent) -> list[GateOutput]:
+        self.applied.append((self._held_text(), found))
         self._held = []
         kind = found.kind
         if kind is CommandKind.SCRATCH:
