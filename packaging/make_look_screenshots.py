@@ -63,7 +63,7 @@ def session(out: Path, state: Path) -> int:
     window.resize(1040, 680)
     window.show()
     controller.start()
-    wait(lambda: controller.models.state in (ModelState.READY, ModelState.FAILED) and window.devices_listed)
+    wait(lambda: controller.models.state in (ModelState.READY, ModelState.FAILED) and window.microphones.listed)
     shoot(window, out, "first-start.png")
 
     dialog = SettingsDialog(controller, window)

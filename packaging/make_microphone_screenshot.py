@@ -36,7 +36,7 @@ def _picture(target: Path, state: Path) -> None:
     window = MainWindow(controller, tray=None)
     window.resize(1000, 420)
     window.show()
-    while not window.devices_listed:
+    while not window.microphones.listed:
         app.processEvents()
     combo = window.record_bar.devices
     combo.setCurrentIndex(combo.count() - 1)

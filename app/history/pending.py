@@ -11,8 +11,8 @@ from app.history.write_journal import PendingWrite
 
 def apply_pending(entries: list[HistoryEntry], pending: Sequence[PendingWrite],
                   renamed: dict[int, int]) -> list[HistoryEntry]:
-    """`entries` with each of `pending` applied in order, as the SQL of `store._SQL` would (newest first);
-    `renamed`: id handed out -> id stored."""
+    """`entries` with each of `pending` applied in order, as the SQL of `statements.STATEMENTS`
+    would (newest first); `renamed`: id handed out -> id stored."""
     by_id = {e.id: e for e in entries}
     for write in pending:
         args = write.args

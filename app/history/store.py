@@ -7,9 +7,9 @@ Nothing is lost when another process locks the database: a write that finds it l
 `BUSY_TIMEOUT_MS`, so no caller blocks for long) goes into memory and into an fsync'ed journal
 (`app.history.write_journal`), and a writer thread stores the queue, in order, once the lock is
 gone; reads show the queued writes on top of what is stored. A journal left by a crash is
-replayed (exactly once) on the next start. A database that cannot be read is kept as
-`history.sqlite3.corrupt-<time>` and a new one is started (`app.history.database`); `notice`
-then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
+replayed (exactly once: `app.history.transaction`) on the next start. A database that cannot be
+read is kept as `history.sqlite3.corrupt-<time>` and a new one is started (`app.history.database`);
+`notice` then says so. The database, its -wal/-shm and the journal are 0600 in a 0700 folder.
 
 An entry's `title` is the name the user gave it ("" until then: `HistoryEntry.name` is its first
 words); `original` is its text as transcribed once the user has edited it ("" until then, and
@@ -31,7 +31,7 @@ from typing import Any
 
 import platformdirs
 
-from app.history.database import ensure_schema, is_busy, last_id, open_database
+from app.history.database import ensure_schema, last_id, open_database
 from app.history.entry import (
     EntryKind,
     HistoryEntry,
@@ -42,7 +42,7 @@ from app.history.entry import (
 from app.history.entry_audio import FOLDER_NAME as AUDIO_FOLDER
 from app.history.entry_audio import EntryAudio
 from app.history.pending import apply_pending
-from app.history.statements import STATEMENTS as _SQL
+from app.history.transaction import DatabaseLocked, store_write, stored_args
 from app.history.write_journal import PendingWrite, WriteJournal
 
 log = logging.getLogger(__name__)
@@ -56,11 +56,6 @@ __all__ = ["EntryKind", "HistoryEntry", "HistoryStore", "TimedText"]
 
 def default_history_path() -> Path:
     return Path(platformdirs.user_data_dir("earshot", appauthor=False)) / "history.sqlite3"
-
-
-class _Locked(Exception):
-    """The database cannot take a write now: another process holds its lock, or the disk is full.
-    The write is queued (and journaled where the disk allows) and stored when it can be."""
 
 
 class HistoryStore:
@@ -176,7 +171,7 @@ class HistoryStore:
                 try:
                     self._apply(PendingWrite(op, args), journaled=False)
                     return
-                except _Locked as why:
+                except DatabaseLocked as why:
                     log.warning("The history database cannot be written now (%s); queuing writes", why)
             write = PendingWrite(op, args)
             try:
@@ -187,48 +182,12 @@ class HistoryStore:
         self._wake.set()
 
     def _apply(self, write: PendingWrite, journaled: bool) -> None:
-        """One write in one transaction (with its journal mark); raises `_Locked`."""
-        args = dict(write.args)
-        args["id"] = self._renamed.get(int(args["id"]), int(args["id"]))
-        if write.op == "create":
-            args.setdefault("segments", "")  # a journal line from an older Earshot has no segments
-            args.setdefault("stopped_at_s", 0.0)
-        if write.op == "take_back":
-            args.setdefault("drop_words", 0)  # a journal line from an older Earshot
+        """One write in one transaction (with its journal mark); raises `DatabaseLocked`."""
+        args = stored_args(write, self._renamed)
         if not self._schema_ready and not ensure_schema(self._db):
-            raise _Locked
+            raise DatabaseLocked
         self._schema_ready = True
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                if journaled and self._db.execute(
-                        "SELECT 1 FROM applied_journal WHERE uid = ?", (write.uid,)).fetchone():
-                    self._db.execute("COMMIT")
-                    return  # stored before a crash, journal not yet deleted: exactly once
-                self._execute(write.op, args)
-                if journaled:
-                    self._db.execute("INSERT INTO applied_journal(uid) VALUES (?)", (write.uid,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
-        except sqlite3.OperationalError as exc:
-            if is_busy(exc) or exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_FULL:
-                raise _Locked(str(exc)) from exc
-            raise
-
-    def _execute(self, op: str, args: dict[str, Any]) -> None:
-        try:
-            self._db.execute(_SQL[op], args)
-        except sqlite3.IntegrityError:
-            if op != "create":
-                raise
-            wanted = int(args["id"])  # another writer used this id meanwhile: take the next free one
-            cursor = self._db.execute(_SQL[op], {**args, "id": None})
-            assert cursor.lastrowid is not None
-            self._renamed[wanted] = cursor.lastrowid
-            log.warning("History entry %d was stored as %d", wanted, cursor.lastrowid)
+        store_write(self._db, write, args, journaled, self._renamed)
 
     def _write_queued(self) -> None:
         """Writer thread: store queued writes in order while the database lets us."""
@@ -248,7 +207,7 @@ class HistoryStore:
         with self._lock:
             try:
                 self._apply(self._pending[0], journaled=True)
-            except _Locked:
+            except DatabaseLocked:
                 return False
             except sqlite3.Error:
                 log.exception("A queued history write failed and is dropped: %s", self._pending[0])

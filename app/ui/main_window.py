@@ -9,16 +9,14 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplicat
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QFileDialog,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 from app.controller.app_controller import AppController
-from app.controller.ports import EngineDescription, Microphone
+from app.controller.ports import EngineDescription
 from app.controller.states import ModelState, RecordState
 from app.ui.closing import (
     JobsQuitQuestion,
@@ -27,9 +25,8 @@ from app.ui.closing import (
     ask_quit_while_transcribing,
     say_where_earshot_went,
 )
-from app.ui.device_watcher import DeviceWatcher
 from app.ui.empty_states import FirstSteps
-from app.ui.first_paint import after_first_paint
+from app.ui.file_dialogs import ask_files_to_transcribe, ask_folder_to_transcribe, save_transcript
 from app.ui.history_panel import HistoryPanel
 from app.ui.icons import icon
 from app.ui.jobs_panel import JobsPanel
@@ -37,9 +34,9 @@ from app.ui.keyboard import set_tab_order
 from app.ui.live_edits import LiveEditSaver
 from app.ui.menus import WindowCommands, build_menus, retint_icons
 from app.ui.microphone_check import MicrophoneCheck
+from app.ui.microphone_list import MicrophoneList
 from app.ui.record_bar import RecordBar
 from app.ui.recovery_bar import RecoveryBar
-from app.ui.save_paths import ask_save_path, save_transcript_path
 from app.ui.spoken_edits import show_spoken_edits
 from app.ui.status_line import StatusLine
 from app.ui.theme import apply_theme, follow_theme_setting
@@ -47,10 +44,6 @@ from app.ui.transcript_view import TranscriptView
 from app.ui.tray import Tray
 from app.ui.widgets import NoticeBar
 from app.ui.window_fit import restore_geometry, save_geometry
-
-OPEN_FILES_FILTER = "All files (*)"
-"""Qt drops a chosen file its name filter does not match, without a word (`*.*` dropped "memo",
-a recording without an extension): no filter; a file that is not audio fails in its own row."""
 
 
 class MainWindow(QMainWindow):
@@ -84,10 +77,7 @@ class MainWindow(QMainWindow):
         self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
         self._connect()
         restore_geometry(self)
-        self.devices_listed = False  # PortAudio is asked once the window has painted (showEvent)
-        self._devices_after_paint = False
-        self.device_watcher = DeviceWatcher(controller.input_devices, parent=self)  # microphones come and go
-        self.device_watcher.changed.connect(self._show_devices)
+        self.microphones = MicrophoneList(self, self.record_bar, controller)  # listed after the first paint
         if controller.startup_notice:
             self.notice.show_message(controller.startup_notice)
         self.recovery.offer_next()  # a dictation killed before all its audio was transcribed
@@ -150,7 +140,7 @@ class MainWindow(QMainWindow):
         c.models.kept_previous.connect(self._on_model_kept)
         c.history_changed.connect(self.history_panel.refresh)
         c.notice.connect(self.notice.show_message)
-        c.settings_changed.connect(lambda _s: self._refresh_devices())
+        c.settings_changed.connect(lambda _s: self.microphones.refresh())
         self.jobs_panel.add_button.clicked.connect(self.open_files)
         self.jobs_panel.became_visible.connect(self._make_room_for_jobs)
         if self.tray is not None:
@@ -164,7 +154,7 @@ class MainWindow(QMainWindow):
     def _on_record_state(self, state: RecordState, reason: str) -> None:
         self.actions_["record"].setText("&Stop dictation" if state.is_active else "&Record")
         if state == RecordState.ERROR:  # a device was lost or missing: list what is there now
-            self._refresh_devices(rescan=True)
+            self.microphones.refresh(rescan=True)
 
     def _on_model_state(self, state: ModelState) -> None:
         self.record_bar.set_model_loading(state == ModelState.LOADING)
@@ -191,40 +181,24 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([round(total * 0.58), round(total * 0.42)])
 
     def showEvent(self, event: QShowEvent) -> None:
-        """The first show lists the input devices once the window has painted: PortAudio (with
-        NumPy, and the sound server's names) would otherwise delay its first frame."""
+        """The first show lists the input devices once the window has painted (`MicrophoneList`)."""
         super().showEvent(event)
-        if not (self.devices_listed or self._devices_after_paint):
-            self._devices_after_paint = True
-            after_first_paint(self, self._refresh_devices)
-        elif self.devices_listed:
-            self._refresh_devices()
+        self.microphones.shown()
 
     def hideEvent(self, event: QHideEvent) -> None:
         """Hidden (in the tray), nobody looks at the microphone list: stop following it."""
         super().hideEvent(event)
-        self.device_watcher.stop()
-
-    def _refresh_devices(self, rescan: bool = False) -> None:
-        self.devices_listed = True
-        devices = self.controller.input_devices(rescan)
-        self._show_devices(devices)
-        if self.isVisible():
-            self.device_watcher.start(devices)
-
-    def _show_devices(self, devices: list[Microphone]) -> None:
-        self.record_bar.set_devices(devices, self.controller.settings.dictation.input_device)
+        self.microphones.watcher.stop()
 
     # --- commands (menus, buttons, tray) ---------------------------------------------
 
     def open_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Transcribe files", "", OPEN_FILES_FILTER)
-        self.queue_files([Path(p) for p in paths])
+        self.queue_files(ask_files_to_transcribe(self))
 
     def open_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Transcribe a folder (and the folders inside it)")
-        if folder:
-            self.queue_files([Path(folder)])
+        folder = ask_folder_to_transcribe(self)
+        if folder is not None:
+            self.queue_files([folder])
 
     def queue_files(self, paths: list[Path]) -> None:
         """Files as given, folders searched for media files recursively (`controller.add_files`)."""
@@ -248,16 +222,7 @@ class MainWindow(QMainWindow):
 
     def save_transcript_as(self) -> None:
         """A file dialog in the documents folder, named after the last session's History entry."""
-        sessions = self.transcript.session_texts()
-        entry = self.controller.history.get(sessions[-1][0]) if sessions else None
-        path = ask_save_path(self, "Save transcript", save_transcript_path(entry), "Text (*.txt)")
-        if path:
-            try:
-                Path(path).write_text(self.transcript.committed_text + "\n", encoding="utf-8")
-            except OSError as exc:
-                QMessageBox.warning(self, "Not saved", f"Could not save {path}: {exc.strerror}")
-                return
-            self.statusBar().showMessage(f"Saved {Path(path).name}", 3000)
+        save_transcript(self, self.transcript, self.controller.history)
 
     def open_settings(self) -> None:
         from app.ui.settings_dialog import SettingsDialog
@@ -305,7 +270,7 @@ class MainWindow(QMainWindow):
             self.quitting = False
             return
         save_geometry(self)
-        self.device_watcher.stop()
+        self.microphones.watcher.stop()
         self.controller.shutdown()
         event.accept()
         app = QGuiApplication.instance()

@@ -1,6 +1,6 @@
 """Choices of the settings dialog that need more than a list: the accuracy/speed choice for
 files (a beam size underneath), the precisions with what they cost, and import errors that name
-the folder the user chose."""
+the folder the user chose; `select_data` selects a choice by its data, for every page."""
 
 from __future__ import annotations
 
@@ -144,3 +144,9 @@ def show_every_tab(tabs: QTabWidget) -> None:
     bar.setElideMode(Qt.TextElideMode.ElideNone)
     bar.setExpanding(False)
     tabs.setMinimumWidth(bar.sizeHint().width() + 2 * tabs.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth))
+
+
+def select_data(combo: QComboBox, value: object) -> None:
+    """Select the item whose data is `value` (the first item when none is)."""
+    index = combo.findData(value)
+    combo.setCurrentIndex(max(0, index))

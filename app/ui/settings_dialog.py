@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QTabWidget,
@@ -29,21 +28,21 @@ from PySide6.QtWidgets import (
 from app.controller.app_controller import AppController
 from app.controller.model_library import ModelImport
 from app.controller.ports import ModelInfo
-from app.settings.schema import Settings, split_vocabulary
+from app.settings.schema import Settings
 from app.ui.dictation_settings import DictationSettingsPage
-from app.ui.labels import LANGUAGES, provider_label
+from app.ui.labels import provider_label
 from app.ui.model_import import ImportPanel
 from app.ui.models_page import ModelsPage
 from app.ui.output_settings import OutputSettingsPage
 from app.ui.settings_choices import (
-    file_accuracy_combo,
     fill_precisions,
     import_error_text,
     precision_note,
     runs_on_cpu,
+    select_data,
     show_every_tab,
-    vocabulary_boost_box,
 )
+from app.ui.transcription_settings import TranscriptionSettingsPage
 from app.ui.watch_settings import WatchFoldersPage
 from app.ui.window_settings import WindowSettingsPage
 
@@ -68,7 +67,11 @@ class SettingsDialog(QDialog):
         self._import: ModelImport | None = None
         self.tabs = tabs = QTabWidget(self)
         tabs.addTab(self._model_tab(), "Model")
-        tabs.addTab(self._text_tab(), "Transcription")
+        self.text_page = TranscriptionSettingsPage(self.settings, self)
+        page = self.text_page
+        self.language, self.task, self.vocabulary = page.language, page.task, page.vocabulary
+        self.vocabulary_boost, self.beam = page.vocabulary_boost, page.beam
+        tabs.addTab(page, "Transcription")
         self.dictation_page = DictationSettingsPage(self.settings, controller.input_devices(rescan=True), self)
         self.device, self.vad = self.dictation_page.device, self.dictation_page.vad
         self.min_silence, self.speech_pad = self.dictation_page.min_silence, self.dictation_page.speech_pad
@@ -129,7 +132,7 @@ class SettingsDialog(QDialog):
         for name in self.controller.library.providers():
             if name != "cpu":
                 self.provider.addItem(provider_label(name), name)
-        self._select(self.provider, self.settings.model.provider)
+        select_data(self.provider, self.settings.model.provider)
         self.provider.currentIndexChanged.connect(lambda _i: self._fill_precisions())
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_panel, 1)
@@ -153,42 +156,6 @@ class SettingsDialog(QDialog):
         layout.addLayout(form)
         return tab
 
-    def _text_tab(self) -> QWidget:
-        tab = QWidget(self)
-        self.language = QComboBox(tab)
-        self.language.setAccessibleName("Language")
-        self.language.addItem("Detect automatically", None)
-        for code, name in LANGUAGES:
-            self.language.addItem(name, code)
-        self._select(self.language, self.settings.decode.language)
-        self.task = QComboBox(tab)
-        self.task.setAccessibleName("Task")
-        self.task.addItem("Transcribe (same language)", "transcribe")
-        self.task.addItem("Translate to English", "translate")
-        self._select(self.task, self.settings.decode.task)
-        self.vocabulary = QPlainTextEdit(", ".join(self.settings.decode.vocabulary), tab)
-        self.vocabulary.setAccessibleName("Custom vocabulary")
-        self.vocabulary.setPlaceholderText("Names and terms to spell right, e.g. Kubernetes, Nguyen")
-        self.vocabulary.setTabChangesFocus(True)
-        self.vocabulary.setFixedHeight(72)
-        self.vocabulary_boost = vocabulary_boost_box(self.settings.decode.vocabulary_boost, tab)
-        self.beam = file_accuracy_combo(self.settings.decode.file_beam_size, tab)
-        self.language_hint = QLabel("This model understands English only: pick a multilingual "
-                                    "model for other languages and translation.", tab)
-        self.language_hint.setObjectName("muted")
-        self.language_hint.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Language", self.language)
-        form.addRow("Task", self.task)
-        form.addRow("", self.language_hint)
-        form.addRow("Vocabulary", self.vocabulary)
-        form.addRow("Favour these words", self.vocabulary_boost)
-        form.addRow("Accuracy for files", self.beam)
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addStretch(1)
-        return tab
-
     # --- models and precision --------------------------------------------------------
 
     def _load_models(self) -> None:
@@ -208,7 +175,7 @@ class SettingsDialog(QDialog):
             self.model_list.addItem(item)
             if info.name == self.settings.model.name:
                 self.model_list.setCurrentItem(item)
-        self._select(self.file_model, self.settings.model.file_name)
+        select_data(self.file_model, self.settings.model.file_name)
 
     def selected_model(self) -> ModelInfo | None:
         item = self.model_list.currentItem()
@@ -217,11 +184,7 @@ class SettingsDialog(QDialog):
 
     def _on_model_changed(self) -> None:
         info = self.selected_model()
-        multilingual = bool(info and info.multilingual)
-        self.language.setEnabled(multilingual)
-        self.task.setEnabled(multilingual)
-        self.language.setToolTip("" if multilingual else "This model understands English only")
-        self.language_hint.setVisible(not multilingual)
+        self.text_page.show_multilingual(bool(info and info.multilingual))
         self.remove_button.setEnabled(info is not None)
 
     def _fill_precisions(self) -> None:
@@ -274,11 +237,7 @@ class SettingsDialog(QDialog):
         settings.model.unload_idle_min = self.unload_idle.value()
         settings.model.precision = self.precision.currentData() or "auto"
         settings.model.provider = self.provider.currentData()
-        settings.decode.language = self.language.currentData() if self.language.isEnabled() else None
-        settings.decode.task = self.task.currentData() if self.task.isEnabled() else "transcribe"
-        settings.decode.vocabulary = list(split_vocabulary(self.vocabulary.toPlainText()))
-        settings.decode.vocabulary_boost = self.vocabulary_boost.value()
-        settings.decode.file_beam_size = int(self.beam.currentData())
+        self.text_page.collect_into(settings)
         self.dictation_page.collect_into(settings)
         self.window_page.collect_into(settings)
         settings.output = self.output_page.collect()
@@ -308,11 +267,6 @@ class SettingsDialog(QDialog):
     def accept(self) -> None:
         if self.apply():
             super().accept()
-
-    @staticmethod
-    def _select(combo: QComboBox, value: object) -> None:
-        index = combo.findData(value)
-        combo.setCurrentIndex(max(0, index))
 
 
 def _folder_dialog(parent: QWidget) -> str:

@@ -47,7 +47,7 @@ def main(state: Path) -> int:
     controller.start()  # Record is disabled until the model has loaded
     for _ in range(3000):
         pause(100)
-        if controller.models.state in (ModelState.READY, ModelState.FAILED) and window.devices_listed:
+        if controller.models.state in (ModelState.READY, ModelState.FAILED) and window.microphones.listed:
             break
     subprocess.run(["xdotool", "windowfocus", "--sync", str(int(window.winId()))], env=os.environ, check=True)
     pause(500)

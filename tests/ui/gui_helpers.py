@@ -25,7 +25,7 @@ def open_window(qtbot: object, parts: AppParts, load: bool = True) -> MainWindow
     window.resize(1100, 720)
     window.show()
     qtbot.waitExposed(window)  # type: ignore[attr-defined]
-    qtbot.waitUntil(lambda: window.devices_listed)  # type: ignore[attr-defined]  # after the first frame
+    qtbot.waitUntil(lambda: window.microphones.listed)  # type: ignore[attr-defined]  # after the first frame
     if load:
         controller.start()
     return window

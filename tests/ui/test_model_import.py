@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from gui_helpers import open_window
 
-from app.composition import InstalledModels
+from app.installed_models import InstalledModels
 from app.ui.settings_dialog import SettingsDialog
 
 

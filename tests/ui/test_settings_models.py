@@ -10,8 +10,8 @@ from gui_helpers import open_window
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 
-from app.composition import InstalledModels
 from app.engine.types import Precision
+from app.installed_models import InstalledModels
 from app.ui.labels import PRECISION_LABELS
 from app.ui.settings_dialog import SettingsDialog
 
