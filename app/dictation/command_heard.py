@@ -77,17 +77,17 @@ class CommandListener:
         scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES))
         best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
         alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
-        return alone, self._heard_prefix(samples, PREFIX_PHRASES, scores[len(SCORED_PHRASES):], words)
+        return alone, self._heard_prefix(samples, scores[len(SCORED_PHRASES):], words)
 
-    def _heard_prefix(self, samples: NDArray[np.float32], prefixes: tuple[str, ...], scores: list[float],
-                      words: list[str]) -> HeardPhrase | None:
+    def _heard_prefix(self, samples: NDArray[np.float32], scores: list[float], words: list[str]) -> HeardPhrase | None:
         """The phrase that takes words heard at the start of the utterance (written as `words`,
         normalised), with the words the decoder writes after it; None where none scores
-        `min_prefix_score`, or where the decoder only spells the utterance's word on."""
-        best = max(range(len(prefixes)), key=scores.__getitem__)
+        `min_prefix_score`, or where the decoder only spells the utterance's word on. `scores`:
+        those of `PREFIX_PHRASES`, in order."""
+        best = max(range(len(PREFIX_PHRASES)), key=scores.__getitem__)
         if scores[best] < self._options.min_prefix_score:
             return None
-        phrase = prefixes[best]
+        phrase = PREFIX_PHRASES[best]
         argument = self._scorer.words_after(samples, phrase[:1].upper() + phrase[1:])
         if completes_a_word(phrase, argument, words):
             return None
@@ -97,7 +97,8 @@ class CommandListener:
 def decide(found: CommandMatch | None, heard: HeardPhrase | None,
            options: CommandOptions) -> CommandMatch | None:
     """The command an utterance is, from its text's match (`found`) and the decoder's best
-    phrase (`heard`, None where nothing was scored: then the text decides alone)."""
+    phrase (`heard`, None where nothing was scored: then the text decides alone; a phrase that
+    takes words, heard at the start, applies to the words the decoder wrote after it)."""
     if heard is not None and heard.words in PREFIX_PHRASES:
         return _with_words(heard, options) or found
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):

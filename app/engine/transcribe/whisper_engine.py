@@ -128,7 +128,7 @@ class WhisperEngine:
     def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
         """The text the decoder writes for up to 30 s of audio [n_samples] float32 16 kHz once it
         is made to start with `prefix` (greedy, English, no timestamps): the text after it, with
-        its leading space (none where the decoder goes on with the prefix's word: "Cap" + "tain")."""
+        its leading space (" London" after "Cap" where "cap london" was said)."""
         decoder = FallbackWindowDecoder(self.runtime, DecodeOptions(
             language="en", beam_size=1, temperatures=(0.0,), without_timestamps=True, max_new_tokens=32))
         language = "en" if self.is_multilingual else None
