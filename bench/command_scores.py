@@ -203,23 +203,12 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
     for take in THRESHOLDS:
         for confirm in CONFIRMS:
             options = CommandOptions(min_phrase_score=take, min_confirm_score=min(confirm, take), min_prefix_score=0.0)
-            recall = sum(right(h, p, options) for p, h in positives)
-            fake = [h for h in synthetic if h.command(options) is not None]
-            true = [h for h in real if h.command(options) is not None]
-            share = 100 * recall / len(positives)
-            print(f"| {take} | {min(confirm, take)} | {recall}/{len(positives)} = {share:.1f} % |"
-                  f" {len(fake)}/{len(synthetic)} | {len(true)}/{len(real)} |")
+            print(f"| {take} | {min(confirm, take)} | {_cells(options, positives, synthetic, real)}")
     print("\n| \"cap\" / \"all caps\" heard at (score) | command recall | synthetic non-commands taken |"
           " real stretches taken |")
     print("|---|---|---|---|")
     for take in PREFIX_THRESHOLDS:
-        options = CommandOptions(min_prefix_score=take)
-        recall = sum(right(h, p, options) for p, h in positives)
-        fake = [h for h in synthetic if h.command(options) is not None]
-        true = [h for h in real if h.command(options) is not None]
-        share = 100 * recall / len(positives)
-        print(f"| {take} | {recall}/{len(positives)} = {share:.1f} % | {len(fake)}/{len(synthetic)}"
-              f" | {len(true)}/{len(real)} |")
+        print(f"| {take} | {_cells(CommandOptions(min_prefix_score=take), positives, synthetic, real)}")
     options = CommandOptions()
     print(f"\nmissed (default: taken at {options.min_phrase_score}, confirmed at {options.min_confirm_score}):")
     for phrase, heard in positives:
@@ -229,6 +218,16 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
     for heard in [*synthetic, *real]:
         if heard.command(options) is not None:
             print(f"  {_line(heard)}")
+
+
+def _cells(options: CommandOptions, positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
+           real: list[Heard]) -> str:
+    """A table row's recall, synthetic and real columns under `options` (the row's end)."""
+    recall = sum(right(h, p, options) for p, h in positives)
+    fake = sum(h.command(options) is not None for h in synthetic)
+    true = sum(h.command(options) is not None for h in real)
+    share = 100 * recall / len(positives)
+    return f"{recall}/{len(positives)} = {share:.1f} % | {fake}/{len(synthetic)} | {true}/{len(real)} |"
 
 
 def _line(heard: Heard) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QSlider, QWidget
 
 from app.audio.microphones import Microphone
 from app.settings.schema import Settings
 from app.ui.microphone_picker import MicrophoneCombo
-from app.ui.settings_choices import seconds_box
+from app.ui.settings_choices import form_page, seconds_box
 
 
 class DictationSettingsPage(QWidget):
@@ -39,16 +39,10 @@ class DictationSettingsPage(QWidget):
                                    "History entry exists, so a clicked word can be heard again; deleting the "
                                    "entry deletes it")
         self.keep_audio.setChecked(chosen.keep_audio)
-        form = QFormLayout()
-        form.addRow("Microphone", self.device)
-        form.addRow("Voice sensitivity", self.vad)
-        form.addRow("Pause that ends a sentence", self.min_silence)
-        form.addRow("Audio kept before speech", self.speech_pad)
-        form.addRow("Punctuation", self.close_sentences)
-        form.addRow("Playback", self.keep_audio)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addStretch(1)
+        form_page(self, [("Microphone", self.device), ("Voice sensitivity", self.vad),
+                         ("Pause that ends a sentence", self.min_silence),
+                         ("Audio kept before speech", self.speech_pad), ("Punctuation", self.close_sentences),
+                         ("Playback", self.keep_audio)])
 
     def collect_into(self, settings: Settings) -> None:
         settings.dictation.input_device = self.device.currentData()

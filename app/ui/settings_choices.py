@@ -10,7 +10,16 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QLabel, QStyle, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QStyle,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.engine.types import Precision
 from app.settings.schema import DEFAULT_VOCABULARY_BOOST, MAX_VOCABULARY_BOOST, PRECISIONS
@@ -150,3 +159,13 @@ def select_data(combo: QComboBox, value: object) -> None:
     """Select the item whose data is `value` (the first item when none is)."""
     index = combo.findData(value)
     combo.setCurrentIndex(max(0, index))
+
+
+def form_page(page: QWidget, rows: list[tuple[str, QWidget]]) -> None:
+    """Lay `page` out as a settings tab: one form of (label, field) rows at the top."""
+    form = QFormLayout()
+    for label, field in rows:
+        form.addRow(label, field)
+    layout = QVBoxLayout(page)
+    layout.addLayout(form)
+    layout.addStretch(1)

@@ -3,11 +3,11 @@ for files."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QWidget
 
 from app.settings.schema import Settings, split_vocabulary
 from app.ui.labels import LANGUAGES
-from app.ui.settings_choices import file_accuracy_combo, select_data, vocabulary_boost_box
+from app.ui.settings_choices import file_accuracy_combo, form_page, select_data, vocabulary_boost_box
 
 
 class TranscriptionSettingsPage(QWidget):
@@ -37,16 +37,9 @@ class TranscriptionSettingsPage(QWidget):
                                     "model for other languages and translation.", self)
         self.language_hint.setObjectName("muted")
         self.language_hint.setWordWrap(True)
-        form = QFormLayout()
-        form.addRow("Language", self.language)
-        form.addRow("Task", self.task)
-        form.addRow("", self.language_hint)
-        form.addRow("Vocabulary", self.vocabulary)
-        form.addRow("Favour these words", self.vocabulary_boost)
-        form.addRow("Accuracy for files", self.beam)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addStretch(1)
+        form_page(self, [("Language", self.language), ("Task", self.task), ("", self.language_hint),
+                         ("Vocabulary", self.vocabulary), ("Favour these words", self.vocabulary_boost),
+                         ("Accuracy for files", self.beam)])
 
     def show_multilingual(self, multilingual: bool) -> None:
         """Language and task apply to a multilingual model only; an English-only one says so."""

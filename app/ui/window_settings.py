@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QWidget
 
 from app.settings.schema import Settings
-from app.ui.settings_choices import theme_combo
+from app.ui.settings_choices import form_page, theme_combo
 
 
 class WindowSettingsPage(QWidget):
@@ -17,12 +17,7 @@ class WindowSettingsPage(QWidget):
         self.close_to_tray.setAccessibleName("Close to tray")
         self.close_to_tray.setChecked(settings.closes_to_tray())
         self.theme = theme_combo(settings.window.theme, self)
-        form = QFormLayout()
-        form.addRow("Colours", self.theme)
-        form.addRow("Closing", self.close_to_tray)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addStretch(1)
+        form_page(self, [("Colours", self.theme), ("Closing", self.close_to_tray)])
 
     def collect_into(self, settings: Settings) -> None:
         settings.window.close_to_tray = self.close_to_tray.isChecked()
