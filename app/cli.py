@@ -17,9 +17,7 @@ _COMMAND_MODULES = ("transcribe", "models", "dictate", "control")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="earshot", description="Offline dictation and transcription with Whisper."
-    )
+    parser = argparse.ArgumentParser(prog="earshot", description="Offline dictation and transcription with Whisper.")
     parser.add_argument("--version", action="store_true", help="print the version and where the log is")
     parser.add_argument("--self-test", action="store_true", help="check the bundled model, Qt and audio")
     add_gui_arguments(parser)  # `earshot [options]` opens the window

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 
 def build_parts(
-    settings_path: Path | None = None, history_path: Path | None = None,
+    settings_path: Path | None = None,
+    history_path: Path | None = None,
     hold_loading: threading.Event | None = None,
 ) -> AppParts:
     """The real parts; with `hold_loading`, model loads wait until it is set (`held_until`)."""
@@ -76,11 +77,13 @@ FIRST_PAINT_WAIT_S = 5.0
 """The longest a held model load waits for the window's first frame (one that never comes)."""
 
 
-def held_until(gate: threading.Event, load: Callable[[EngineConfig], LoadedEngine]
-               ) -> Callable[[EngineConfig], LoadedEngine]:
+def held_until(
+    gate: threading.Event, load: Callable[[EngineConfig], LoadedEngine]
+) -> Callable[[EngineConfig], LoadedEngine]:
     """`load`, run once `gate` is set (the window's first frame is drawn): the model's imports
     (onnxruntime, NumPy, the tokenizer) hold the GIL for a few hundred milliseconds, which the
     first frame would otherwise wait for. The loading thread waits; the GUI thread never does."""
+
     def held(config: EngineConfig) -> LoadedEngine:
         gate.wait(FIRST_PAINT_WAIT_S)
         return load(config)
@@ -120,8 +123,9 @@ class FormatsExporter:
 
         return render(fmt, transcript.segments, _meta(transcript), subtitles)
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path,
-              subtitles: SubtitleOptions | None = None) -> Path:
+    def write(
+        self, fmt: str, transcript: FileTranscript, target: Path, subtitles: SubtitleOptions | None = None
+    ) -> Path:
         from app.engine.export.formats import write_transcript
 
         stem = target.stem if target.suffix.lower() == f".{fmt}" else target.name
@@ -171,8 +175,9 @@ def parse_gui_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def create_app(argv: list[str], painted: threading.Event | None = None
-               ) -> tuple[QApplication, MainWindow, AppController]:
+def create_app(
+    argv: list[str], painted: threading.Event | None = None
+) -> tuple[QApplication, MainWindow, AppController]:
     """Build the application, controller and window (shown; the model is not loaded yet).
     `painted` is set once the window has drawn its first frame, and model loads wait for it."""
     from PySide6.QtWidgets import QApplication
@@ -204,8 +209,9 @@ def create_app(argv: list[str], painted: threading.Event | None = None
     return app, window, controller
 
 
-def build_desktop_output(app: QApplication, window: MainWindow, controller: AppController,
-                         args: argparse.Namespace) -> DesktopOutput:
+def build_desktop_output(
+    app: QApplication, window: MainWindow, controller: AppController, args: argparse.Namespace
+) -> DesktopOutput:
     """The desktop run (hotkey, control channel, output) with this run's overrides, and
     its view (the indicator); shut down when the app quits."""
     from app.controller.desktop.run_options import DesktopRun, RunOverrides

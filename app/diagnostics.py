@@ -104,8 +104,11 @@ def _log_uncaught_exceptions() -> None:
 
     def thread_hook(args: threading.ExceptHookArgs) -> None:
         if args.exc_value is not None:
-            log.critical("uncaught exception in thread %s", getattr(args.thread, "name", "?"),
-                         exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+            log.critical(
+                "uncaught exception in thread %s",
+                getattr(args.thread, "name", "?"),
+                exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+            )
         previous_thread_hook(args)
 
     hook._earshot = True  # type: ignore[attr-defined]

@@ -86,8 +86,9 @@ def transcribe_file(engine: WhisperEngine, job: FileJob) -> FileResult:
         return _transcribe_stream(engine, job, stream, t0)
     except Exception as exc:  # one file's failure must not stop the worker
         log.exception("transcribing %s failed", job.source)
-        return FileResult(job.index, FileOutcome.ERROR, error=f"could not be transcribed ({type(exc).__name__}: "
-                                                          f"{_one_line(exc)})")
+        return FileResult(
+            job.index, FileOutcome.ERROR, error=f"could not be transcribed ({type(exc).__name__}: {_one_line(exc)})"
+        )
 
 
 def _transcribe_stream(engine: WhisperEngine, job: FileJob, stream: FileStream, t0: float) -> FileResult:
@@ -95,13 +96,21 @@ def _transcribe_stream(engine: WhisperEngine, job: FileJob, stream: FileStream, 
     from app.engine.export.formats import TranscriptMeta
 
     decode_s = time.perf_counter() - t0
-    segments_iter, info = engine.transcribe(stream.chunks, job.options, duration_s=stream.duration_s,
-                                            speech=SileroVadModel())
+    segments_iter, info = engine.transcribe(
+        stream.chunks, job.options, duration_s=stream.duration_s, speech=SileroVadModel()
+    )
     segments = list(segments_iter)
     info.timings.load_s, info.timings.decode_audio_s = engine.load_s, decode_s
     info.timings.total_s = time.perf_counter() - t0
-    meta = TranscriptMeta(job.source, engine.name, engine.precision.value, info.language,
-                          info.language_probability, info.duration_s, info.timings)
+    meta = TranscriptMeta(
+        job.source,
+        engine.name,
+        engine.precision.value,
+        info.language,
+        info.language_probability,
+        info.duration_s,
+        info.timings,
+    )
     return FileResult(job.index, FileOutcome.DONE, segments, meta)
 
 

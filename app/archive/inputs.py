@@ -13,10 +13,33 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-MEDIA_SUFFIXES = frozenset({
-    ".wav", ".flac", ".mp3", ".m4a", ".aac", ".ogg", ".oga", ".opus", ".wma", ".aiff", ".aif", ".caf",
-    ".mp4", ".m4v", ".mkv", ".mov", ".webm", ".avi", ".wmv", ".mpg", ".mpeg", ".3gp", ".amr",
-})
+MEDIA_SUFFIXES = frozenset(
+    {
+        ".wav",
+        ".flac",
+        ".mp3",
+        ".m4a",
+        ".aac",
+        ".ogg",
+        ".oga",
+        ".opus",
+        ".wma",
+        ".aiff",
+        ".aif",
+        ".caf",
+        ".mp4",
+        ".m4v",
+        ".mkv",
+        ".mov",
+        ".webm",
+        ".avi",
+        ".wmv",
+        ".mpg",
+        ".mpeg",
+        ".3gp",
+        ".amr",
+    }
+)
 """What a folder listing picks up (case-insensitive); files named one by one are always taken."""
 
 
@@ -56,8 +79,9 @@ def _media_in(folder: Path, recursive: bool) -> list[Path]:
     files: list[Path] = []
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if recursive else []
-        files.extend(Path(root) / n for n in names
-                     if not n.startswith(".") and Path(n).suffix.lower() in MEDIA_SUFFIXES)
+        files.extend(
+            Path(root) / n for n in names if not n.startswith(".") and Path(n).suffix.lower() in MEDIA_SUFFIXES
+        )
     return sorted(files)
 
 

@@ -59,8 +59,9 @@ class ProcessPoolBackend:
     def run(self, jobs: Sequence[FileJob]) -> Iterator[FileResult]:
         context = multiprocessing.get_context("spawn")
         driver_alive, keep_alive = context.Pipe(duplex=False)
-        pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
-                                   initargs=(self.spec, driver_alive))
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=_start_worker, initargs=(self.spec, driver_alive)
+        )
         finished = False
         try:
             futures: dict[Future[FileResult], FileJob] = {pool.submit(_run_job, job): job for job in jobs}

@@ -102,10 +102,14 @@ def _well_formed(record: object) -> bool:
     if not isinstance(record, dict):
         return False
     outputs = record.get("outputs")
-    return (isinstance(record.get("stem"), str) and isinstance(record.get("sha256"), str)
-            and isinstance(record.get("settings"), dict) and isinstance(outputs, list)
-            and all(isinstance(name, str) for name in outputs)
-            and all(isinstance(record.get(key), int) for key in ("size", "mtime_ns")))
+    return (
+        isinstance(record.get("stem"), str)
+        and isinstance(record.get("sha256"), str)
+        and isinstance(record.get("settings"), dict)
+        and isinstance(outputs, list)
+        and all(isinstance(name, str) for name in outputs)
+        and all(isinstance(record.get(key), int) for key in ("size", "mtime_ns"))
+    )
 
 
 class OutputFolderBusy(ManifestError):
@@ -134,8 +138,10 @@ class RunLock:
             return
         if not try_lock(fd):
             os.close(fd)
-            raise OutputFolderBusy(f"another earshot run is writing to {self.path.parent}: wait for it to end, "
-                                   "or give another --output-dir")
+            raise OutputFolderBusy(
+                f"another earshot run is writing to {self.path.parent}: wait for it to end, "
+                "or give another --output-dir"
+            )
         self._fd = fd
 
     def release(self) -> None:
@@ -195,8 +201,11 @@ class Manifest:
         for record in parsed.records:
             self.records[record["stem"]] = record
         if parsed.damaged:
-            log.warning("manifest %s: %d damaged line(s) skipped; the inputs they recorded are transcribed again",
-                        self.path, parsed.damaged)
+            log.warning(
+                "manifest %s: %d damaged line(s) skipped; the inputs they recorded are transcribed again",
+                self.path,
+                parsed.damaged,
+            )
         if parsed.lines != len(self.records) or (data and not data.endswith(b"\n")):
             self._compact()
 

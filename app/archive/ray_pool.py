@@ -72,8 +72,7 @@ class RayBackend:
         ray = self.ray
         if ray.is_initialized():
             return False
-        quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                 "logging_level": logging.WARNING}
+        quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING}
         handlers = _python_stop_handlers()
         if self.address == LOCAL:
             ray.init(object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
@@ -130,8 +129,12 @@ class _ActorPool:
         except self.ray.exceptions.RayError as exc:  # the actor died, or its node: the file may be fine
             log.warning("Ray worker failed on %s", job.source, exc_info=True)
             self._replace(actor)
-            return FileResult(job.index, FileOutcome.ERROR, error=f"its Ray worker failed ({type(exc).__name__})",
-                              worker_pid=os.getpid())
+            return FileResult(
+                job.index,
+                FileOutcome.ERROR,
+                error=f"its Ray worker failed ({type(exc).__name__})",
+                worker_pid=os.getpid(),
+            )
 
     def _replace(self, actor: Any) -> None:
         if actor in self.actors:  # once, though each of its queued files fails

@@ -17,9 +17,11 @@ class Backend(Protocol):
     def run(self, jobs: Sequence[FileJob]) -> Iterator[FileResult]: ...
 
 
-def run_with_retry(backend: Backend, jobs: Sequence[FileJob],
-                   on_retry: Callable[[list[FileJob]], None] = lambda jobs: None,
-                   ) -> Generator[tuple[FileResult, int], None, None]:
+def run_with_retry(
+    backend: Backend,
+    jobs: Sequence[FileJob],
+    on_retry: Callable[[list[FileJob]], None] = lambda jobs: None,
+) -> Generator[tuple[FileResult, int], None, None]:
     """(result, attempts) for every job: DONE and BAD_INPUT as they come; ERROR ones are run
     once more (`on_retry` is told which, first), and their second result is final."""
     by_index = {job.index: job for job in jobs}

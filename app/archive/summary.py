@@ -22,6 +22,8 @@ class RunSummary:
         return self.audio_s / self.wall_s if self.wall_s > 0 else 0.0
 
     def line(self) -> str:
-        return (f"earshot: {self.done} done, {self.skipped} skipped (already done), {self.failed} failed; "
-                f"{self.audio_s / 3600:.3f} h of audio in {self.wall_s:.1f} s: "
-                f"{self.audio_hours_per_hour:.1f} audio hours per wall hour")
+        return (
+            f"earshot: {self.done} done, {self.skipped} skipped (already done), {self.failed} failed; "
+            f"{self.audio_s / 3600:.3f} h of audio in {self.wall_s:.1f} s: "
+            f"{self.audio_hours_per_hour:.1f} audio hours per wall hour"
+        )

@@ -32,8 +32,17 @@ from app.audio.input_devices import (
 )
 from app.audio.ring_buffer import RingBuffer
 
-__all__ = ["AudioDeviceError", "CaptureOptions", "InputDevice", "MicrophoneCapture", "default_input_device",
-           "find_input_device", "list_input_devices", "load_sounddevice", "rescan_devices"]
+__all__ = [
+    "AudioDeviceError",
+    "CaptureOptions",
+    "InputDevice",
+    "MicrophoneCapture",
+    "default_input_device",
+    "find_input_device",
+    "list_input_devices",
+    "load_sounddevice",
+    "rescan_devices",
+]
 
 PREFERRED_RATE = 16_000
 
@@ -92,9 +101,7 @@ class MicrophoneCapture:
 
     def _check(self, rate: float, channels: int) -> bool:
         try:
-            self._sd.check_input_settings(
-                device=self.device.index, samplerate=rate, channels=channels, dtype="float32"
-            )
+            self._sd.check_input_settings(device=self.device.index, samplerate=rate, channels=channels, dtype="float32")
         except Exception:  # PortAudio raises several types for "unsupported"
             log.info("%s refuses %s Hz x %d channels", self.device.name, rate, channels, exc_info=True)
             return False

@@ -14,8 +14,7 @@ PORTAUDIO_SENTENCES: dict[int, str] = {
     -9997: "it does not offer a sample rate Earshot can record at; choose another microphone in Settings.",
     -9996: "it is not there any more (unplugged?); choose another microphone in Settings.",
     -9994: "it does not offer a sample format Earshot can record; choose another microphone in Settings.",
-    -9993: "this device cannot record (it may be an output, like speakers); choose another microphone "
-           "in Settings.",
+    -9993: "this device cannot record (it may be an output, like speakers); choose another microphone in Settings.",
     -9992: "there was not enough memory to open it.",
     -9987: "the sound system did not answer in time; try again.",
     -9985: "it is busy or unavailable (another app may be using it, or it was unplugged).",

@@ -17,8 +17,24 @@ from dataclasses import dataclass
 PACTL_TIMEOUT_S = 2.0
 SERVER_PLUGINS = frozenset({"pulse", "pipewire"})
 """PortAudio (ALSA) devices that are the sound server: opening one records from `PULSE_SOURCE`."""
-ALSA_ALIASES = frozenset({"default", "sysdefault", "dmix", "dsnoop", "samplerate", "speexrate", "upmix",
-                          "vdownmix", "jack", "oss", "lavrate", "spdif", "front", "surround40"})
+ALSA_ALIASES = frozenset(
+    {
+        "default",
+        "sysdefault",
+        "dmix",
+        "dsnoop",
+        "samplerate",
+        "speexrate",
+        "upmix",
+        "vdownmix",
+        "jack",
+        "oss",
+        "lavrate",
+        "spdif",
+        "front",
+        "surround40",
+    }
+)
 """PortAudio (ALSA) names that are routes to some other device, not a device of their own."""
 _ALSA_HW_SUFFIX = re.compile(r"\s*\(hw:\d+,\d+\)$")
 
@@ -59,8 +75,10 @@ def _pactl(*args: str) -> str:
 
 def parse_sources_json(listing: str) -> tuple[ServerSource, ...]:
     """`pactl -f json list sources` output -> the sources."""
-    return tuple(ServerSource(str(s["name"]), str(s.get("description") or s["name"]),
-                              bool(s.get("monitor_source"))) for s in json.loads(listing))
+    return tuple(
+        ServerSource(str(s["name"]), str(s.get("description") or s["name"]), bool(s.get("monitor_source")))
+        for s in json.loads(listing)
+    )
 
 
 def parse_sources(listing: str) -> tuple[ServerSource, ...]:
@@ -71,8 +89,13 @@ def parse_sources(listing: str) -> tuple[ServerSource, ...]:
         description = re.search(r"^\s*Description: (.+)$", block, re.MULTILINE)
         monitor = re.search(r"^\s*Monitor of Sink: (.+)$", block, re.MULTILINE)
         if name:
-            sources.append(ServerSource(name.group(1).strip(), (description or name).group(1).strip(),
-                                        bool(monitor and monitor.group(1).strip() != "n/a")))
+            sources.append(
+                ServerSource(
+                    name.group(1).strip(),
+                    (description or name).group(1).strip(),
+                    bool(monitor and monitor.group(1).strip() != "n/a"),
+                )
+            )
     return tuple(sources)
 
 

@@ -109,10 +109,26 @@ def _probe(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 def _run_probe(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """ffprobe's view of the first audio track (`streams`: [] when there is none) and the
     container (`format`); None when FFmpeg cannot open the file as media."""
-    command = [_tool("ffprobe", path), "-v", "error", "-select_streams", "a:0",
-               "-show_entries", "stream=duration:format=duration", "-of", "json", *_input_args(path)]
-    result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, env=system_program_env(),
-                            timeout=PROBE_TIMEOUT_S, check=False)
+    command = [
+        _tool("ffprobe", path),
+        "-v",
+        "error",
+        "-select_streams",
+        "a:0",
+        "-show_entries",
+        "stream=duration:format=duration",
+        "-of",
+        "json",
+        *_input_args(path),
+    ]
+    result = subprocess.run(
+        command,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env=system_program_env(),
+        timeout=PROBE_TIMEOUT_S,
+        check=False,
+    )
     if result.returncode != 0:
         errors = result.stderr.decode("utf-8", "replace")
         _log.debug("ffprobe could not open %s: %s", os.fspath(path), errors)
@@ -158,12 +174,29 @@ def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[S
         if not info.get("streams"):
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
     # -rematrix_maxval 1.0: libswresample's normalised mix (the mean), as the PyAV backend asks for
-    command = [ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", *_input_args(path),
-               "-map", "0:a:0", "-ac", "1", "-ar", str(sample_rate), "-rematrix_maxval", "1.0",
-               "-f", "f32le", "pipe:1"]
+    command = [
+        ffmpeg,
+        "-nostdin",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        *_input_args(path),
+        "-map",
+        "0:a:0",
+        "-ac",
+        "1",
+        "-ar",
+        str(sample_rate),
+        "-rematrix_maxval",
+        "1.0",
+        "-f",
+        "f32le",
+        "pipe:1",
+    ]
     with tempfile.TemporaryFile() as errors:  # a file, not a pipe: ffmpeg never blocks on its stderr
-        with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
-                              env=system_program_env()) as process:
+        with subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=system_program_env()
+        ) as process:
             assert process.stdout is not None
             try:
                 n_samples = yield from _read_blocks(process.stdout)
@@ -207,6 +240,10 @@ def _check_outcome(path: str | os.PathLike[str], decoded_s: float, returncode: i
             _log.info("ffmpeg on %s (exit %d): %s", os.fspath(path), returncode, problems)
         raise AudioDecodeError(path, no_samples_reason(damaged))
     if damaged:
-        _log.warning("%s is damaged: decoded %.2f s; ffmpeg exit %d, last error: %s",
-                     display_name(os.fspath(path)), decoded_s, returncode,
-                     problems.splitlines()[-1] if problems else "none")
+        _log.warning(
+            "%s is damaged: decoded %.2f s; ffmpeg exit %d, last error: %s",
+            display_name(os.fspath(path)),
+            decoded_s,
+            returncode,
+            problems.splitlines()[-1] if problems else "none",
+        )

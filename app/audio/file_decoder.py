@@ -27,8 +27,16 @@ import numpy as np
 
 from app.audio.decode_common import RAW_PCM_SUFFIX, SAMPLE_RATE, AudioDecodeError, Samples, check_path
 
-__all__ = ["BACKEND", "RAW_PCM_SUFFIX", "SAMPLE_RATE", "AudioDecodeError", "Samples", "decode_audio",
-           "iter_audio_chunks", "probe_duration"]
+__all__ = [
+    "BACKEND",
+    "RAW_PCM_SUFFIX",
+    "SAMPLE_RATE",
+    "AudioDecodeError",
+    "Samples",
+    "decode_audio",
+    "iter_audio_chunks",
+    "probe_duration",
+]
 
 _log = logging.getLogger(__name__)
 

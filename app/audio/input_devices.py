@@ -137,8 +137,9 @@ def default_input_device() -> InputDevice:
     return next((dev for dev in devices if dev.is_default), devices[0])
 
 
-def server_input(wanted: str, devices: list[InputDevice],
-                 server: SoundServerSources | None = None) -> InputDevice | None:
+def server_input(
+    wanted: str, devices: list[InputDevice], server: SoundServerSources | None = None
+) -> InputDevice | None:
     """The sound server input whose description (or id) is `wanted` (exactly, else as a
     substring), as PortAudio's server device routed to it; None without a server or a match."""
     device = next((d for d in devices if d.name in SERVER_PLUGINS), None)
@@ -164,11 +165,12 @@ def find_input_device(wanted: str | int | None) -> InputDevice:
         found = next((d for d in devices if d.index == wanted), None)
     else:
         folded = wanted.casefold()
-        found = (next((d for d in devices if d.name.casefold() == folded), None)
-                 or server_input(wanted, devices)
-                 or next((d for d in devices if plain_name(d.name).casefold() == plain_name(wanted).casefold()),
-                         None)
-                 or next((d for d in devices if folded in d.name.casefold()), None))
+        found = (
+            next((d for d in devices if d.name.casefold() == folded), None)
+            or server_input(wanted, devices)
+            or next((d for d in devices if plain_name(d.name).casefold() == plain_name(wanted).casefold()), None)
+            or next((d for d in devices if folded in d.name.casefold()), None)
+        )
     if found is not None:
         return found
     names = ", ".join(dict.fromkeys(f"“{d.shown_name}”" for d in devices)) or "none"

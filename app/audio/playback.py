@@ -94,8 +94,13 @@ class Player:
             self._audio = np.ascontiguousarray(request.audio, dtype=np.float32)
             self._position = self.start_sample = request.start_sample
         try:
-            stream = self._open_stream(samplerate=request.sample_rate, channels=1, dtype="float32",
-                                       blocksize=BLOCK_SAMPLES, callback=self._fill)
+            stream = self._open_stream(
+                samplerate=request.sample_rate,
+                channels=1,
+                dtype="float32",
+                blocksize=BLOCK_SAMPLES,
+                callback=self._fill,
+            )
             stream.start()
         except Exception as exc:  # PortAudioError, or PortAudio missing altogether (OSError)
             log.exception("Opening the audio output failed")
@@ -118,7 +123,7 @@ class Player:
     def _fill(self, outdata: NDArray[np.float32], frames: int, _time: Any, _status: Any) -> None:
         """The output's callback (its own thread): the next `frames` samples, silence after the end."""
         with self._lock:
-            chunk = self._audio[self._position:self._position + frames]
+            chunk = self._audio[self._position : self._position + frames]
             self._position += len(chunk)
-        outdata[:len(chunk), 0] = chunk
-        outdata[len(chunk):, 0] = 0.0
+        outdata[: len(chunk), 0] = chunk
+        outdata[len(chunk) :, 0] = 0.0

@@ -131,8 +131,10 @@ class _MonoResampler:
         if key != self._input_key:
             yield from self.flush()
             plain = _is_plain_pcm(frame, self._rate)
-            self._resampler = None if plain else AudioResampler(
-                format="flt", layout="mono", rate=self._rate, options=_RESAMPLER_OPTIONS
+            self._resampler = (
+                None
+                if plain
+                else AudioResampler(format="flt", layout="mono", rate=self._rate, options=_RESAMPLER_OPTIONS)
             )
             self._input_key = key
         if self._resampler is None:

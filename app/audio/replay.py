@@ -34,9 +34,7 @@ class ReplaySource:
     The recording is not copied (a 30 minute replay is 115 MB at 16 kHz); the lead silence is
     written from one preallocated block of zeros."""
 
-    def __init__(
-        self, audio: NDArray[np.float32], sample_rate: int, options: ReplayOptions = ReplayOptions()
-    ) -> None:
+    def __init__(self, audio: NDArray[np.float32], sample_rate: int, options: ReplayOptions = ReplayOptions()) -> None:
         self.audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         self.sample_rate = int(sample_rate)
         self.options = options

@@ -105,9 +105,7 @@ class RingBuffer:
     def read(self, start: int, stop: int) -> NDArray[np.float32]:
         """Copy samples [start, stop) (absolute indices) into a new float32 array of shape (n,)."""
         if start < self._released or stop > self._written or stop < start:
-            raise RingOverrunError(
-                f"span [{start}, {stop}) outside kept audio [{self._released}, {self._written})"
-            )
+            raise RingOverrunError(f"span [{start}, {stop}) outside kept audio [{self._released}, {self._written})")
         out = np.empty(stop - start, dtype=np.float32)
         pos = start % self.capacity
         first = min(stop - start, self.capacity - pos)

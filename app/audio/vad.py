@@ -60,9 +60,7 @@ class SileroVadModel:
         if frame.shape != (FRAME,):
             raise ValueError(f"VAD frames must have shape ({FRAME},), got {frame.shape}")
         self._input[0, _CONTEXT:] = frame
-        out, state = self._session.run(
-            None, {"input": self._input, "state": self._state, "sr": self._sr}
-        )
+        out, state = self._session.run(None, {"input": self._input, "state": self._state, "sr": self._sr})
         self._state = state
         self._input[0, :_CONTEXT] = self._input[0, -_CONTEXT:]
         return float(out[0, 0])

@@ -51,16 +51,30 @@ def default_jobs() -> int:
 
 
 def add_archive_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--recursive", "-r", action="store_true",
-                   help="folders: take media files in every sub-folder too; transcripts mirror the tree")
-    p.add_argument("--force", action="store_true",
-                   help="transcribe again what the output folder's manifest says is done")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help=f"worker processes, each with its own engine and cores/N threads "
-                        f"(default: {MEASURED_JOBS}, at most one per core)")
-    p.add_argument("--ray", default=None, metavar="auto|local|ADDRESS",
-                   help="transcribe on a Ray cluster (pip install 'earshot[cluster]'): auto = the running "
-                        "cluster, local = start one on this machine, or the head's address")
+    p.add_argument(
+        "--recursive",
+        "-r",
+        action="store_true",
+        help="folders: take media files in every sub-folder too; transcripts mirror the tree",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="transcribe again what the output folder's manifest says is done"
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"worker processes, each with its own engine and cores/N threads "
+        f"(default: {MEASURED_JOBS}, at most one per core)",
+    )
+    p.add_argument(
+        "--ray",
+        default=None,
+        metavar="auto|local|ADDRESS",
+        help="transcribe on a Ray cluster (pip install 'earshot[cluster]'): auto = the running "
+        "cluster, local = start one on this machine, or the head's address",
+    )
 
 
 def wants_archive_run(args: argparse.Namespace) -> bool:
@@ -70,14 +84,17 @@ def wants_archive_run(args: argparse.Namespace) -> bool:
     return bool(args.recursive or args.force or args.jobs is not None or args.ray or folders)
 
 
-def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: DecodeOptions,
-                subtitles: SubtitleOptions | None) -> int:
+def run_archive(
+    args: argparse.Namespace, engine: WhisperEngine, options: DecodeOptions, subtitles: SubtitleOptions | None
+) -> int:
     """The whole run; exit status 0 (all done or skipped), 1 (some failed), 2 (usage), 128 + the
     signal that stopped it (130: Ctrl-C, 143: SIGTERM, 129: SIGHUP)."""
     started = time.perf_counter()
     if args.output_dir == STDOUT:
-        print("earshot: error: folders, --recursive, --force, --jobs and --ray write transcript files: "
-              "give --output-dir", file=sys.stderr)
+        print(
+            "earshot: error: folders, --recursive, --force, --jobs and --ray write transcript files: give --output-dir",
+            file=sys.stderr,
+        )
         return 2
     jobs = default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
@@ -86,8 +103,13 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
     lock = RunLock(Path(args.output_dir))
     try:
         lock.acquire()  # before the manifest is read: its compaction must not race another run
-        run = ArchiveRun(Path(args.output_dir), args.formats or ["txt"], subtitles,
-                         settings_key(engine, options, args.formats or ["txt"], subtitles), args.force)
+        run = ArchiveRun(
+            Path(args.output_dir),
+            args.formats or ["txt"],
+            subtitles,
+            settings_key(engine, options, args.formats or ["txt"], subtitles),
+            args.force,
+        )
     except ManifestError as exc:
         lock.release()
         print(f"earshot: error: {exc}", file=sys.stderr)
@@ -98,8 +120,9 @@ def run_archive(args: argparse.Namespace, engine: WhisperEngine, options: Decode
         lock.release()
 
 
-def _run(args: argparse.Namespace, engine: WhisperEngine, run: ArchiveRun, options: DecodeOptions, jobs: int,
-         started: float) -> int:
+def _run(
+    args: argparse.Namespace, engine: WhisperEngine, run: ArchiveRun, options: DecodeOptions, jobs: int, started: float
+) -> int:
     inputs = run.collect(args.files, args.recursive)
     todo = run.plan(inputs, options)
     if todo:
@@ -114,22 +137,30 @@ def _run(args: argparse.Namespace, engine: WhisperEngine, run: ArchiveRun, optio
             return 2
         except KeyboardInterrupt as stop:  # Ctrl-C, SIGTERM, SIGHUP: the backend has ended its workers
             run.finish(started)
-            print("earshot: interrupted; finished files are written and recorded, the next run resumes",
-                  file=sys.stderr)
+            print(
+                "earshot: interrupted; finished files are written and recorded, the next run resumes", file=sys.stderr
+            )
             return exit_status(stop)
     return run.finish(started)
 
 
-def settings_key(engine: WhisperEngine, options: DecodeOptions, formats: list[str],
-                 subtitles: SubtitleOptions | None) -> dict[str, Any]:
+def settings_key(
+    engine: WhisperEngine, options: DecodeOptions, formats: list[str], subtitles: SubtitleOptions | None
+) -> dict[str, Any]:
     """What makes a transcript what it is, as JSON values: a manifest record with other settings
     is not done for this run."""
+
     def plain(value: object) -> object:
         return value.value if isinstance(value, enum.Enum) else str(value)
 
     cues = subtitles if subtitles is not None and {"srt", "vtt"} & set(formats) else None  # only cues use them
-    raw = {"model": engine.name, "precision": engine.precision.value, "options": dataclasses.asdict(options),
-           "formats": sorted(set(formats)), "subtitles": dataclasses.asdict(cues) if cues else None}
+    raw = {
+        "model": engine.name,
+        "precision": engine.precision.value,
+        "options": dataclasses.asdict(options),
+        "formats": sorted(set(formats)),
+        "subtitles": dataclasses.asdict(cues) if cues else None,
+    }
     result: dict[str, Any] = json.loads(json.dumps(raw, default=plain))
     return result
 
@@ -137,6 +168,7 @@ def settings_key(engine: WhisperEngine, options: DecodeOptions, formats: list[st
 def _backend(args: argparse.Namespace, engine: WhisperEngine, jobs: int) -> Backend:
     from app.archive.local_pool import InProcessBackend, ProcessPoolBackend
     from app.engine.runtime.ort_sessions import physical_cores
+
     if args.ray:
         from app.archive.ray_pool import RayBackend
 
@@ -145,15 +177,20 @@ def _backend(args: argparse.Namespace, engine: WhisperEngine, jobs: int) -> Back
     if jobs == 1:
         return InProcessBackend(engine)
     threads = args.threads or max(1, physical_cores() // jobs)
-    return ProcessPoolBackend(EngineSpec(args.model, engine.precision, args.provider, threads),
-                              jobs)
+    return ProcessPoolBackend(EngineSpec(args.model, engine.precision, args.provider, threads), jobs)
 
 
 class ArchiveRun:
     """One archive run's state: the output folder, its manifest and the running summary."""
 
-    def __init__(self, output_dir: Path, formats: list[str], subtitles: SubtitleOptions | None,
-                 settings: dict[str, Any], force: bool) -> None:
+    def __init__(
+        self,
+        output_dir: Path,
+        formats: list[str],
+        subtitles: SubtitleOptions | None,
+        settings: dict[str, Any],
+        force: bool,
+    ) -> None:
         self.output_dir, self.formats, self.subtitles = output_dir, list(dict.fromkeys(formats)), subtitles
         self.settings, self.force = settings, force
         self.manifest = Manifest(output_dir)
@@ -182,8 +219,11 @@ class ArchiveRun:
             self.identities[index] = identity
             todo.append(FileJob(index, str(item.source), options))
         if self.summary.skipped:
-            print(f"earshot: {self.summary.skipped} of {len(inputs)} inputs skipped: already done in "
-                  f"{self.manifest.path} (--force redoes them)", file=sys.stderr)
+            print(
+                f"earshot: {self.summary.skipped} of {len(inputs)} inputs skipped: already done in "
+                f"{self.manifest.path} (--force redoes them)",
+                file=sys.stderr,
+            )
         return todo
 
     def transcribe(self, backend: Backend, todo: list[FileJob], inputs: list[ArchiveInput]) -> None:
@@ -204,8 +244,11 @@ class ArchiveRun:
 
     @staticmethod
     def _say_retry(jobs: list[FileJob]) -> None:
-        print(f"earshot: {len(jobs)} file(s) retried: their worker failed ({', '.join(j.source for j in jobs[:3])}"
-              f"{', ...' if len(jobs) > 3 else ''})", file=sys.stderr)
+        print(
+            f"earshot: {len(jobs)} file(s) retried: their worker failed ({', '.join(j.source for j in jobs[:3])}"
+            f"{', ...' if len(jobs) > 3 else ''})",
+            file=sys.stderr,
+        )
 
     def _record(self, item: ArchiveInput, result: FileResult) -> None:
         assert result.meta is not None
@@ -217,14 +260,24 @@ class ArchiveRun:
             return
         identity = self.identities[result.index]
         try:
-            self.manifest.add({"stem": item.stem, "source": str(item.source), "sha256": identity.sha256,
-                               "size": identity.size, "mtime_ns": identity.mtime_ns, "settings": self.settings,
-                               "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
-                               "duration_s": round(result.meta.duration_s, 3)})
+            self.manifest.add(
+                {
+                    "stem": item.stem,
+                    "source": str(item.source),
+                    "sha256": identity.sha256,
+                    "size": identity.size,
+                    "mtime_ns": identity.mtime_ns,
+                    "settings": self.settings,
+                    "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
+                    "duration_s": round(result.meta.duration_s, 3),
+                }
+            )
         except OSError as exc:  # a full disk: the transcript is written, only the record of it is not
             log.warning("manifest line for %s not written", item.source, exc_info=True)
-            self._fail(f"{item.source}: transcribed, but not recorded in {self.manifest.path} "
-                       f"({exc.strerror or one_line(exc)}): the next run transcribes it again")
+            self._fail(
+                f"{item.source}: transcribed, but not recorded in {self.manifest.path} "
+                f"({exc.strerror or one_line(exc)}): the next run transcribes it again"
+            )
             return
         self.summary.done += 1
         self.summary.audio_s += result.meta.duration_s

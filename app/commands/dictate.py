@@ -23,19 +23,28 @@ if TYPE_CHECKING:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("dictate", help="live dictation from the microphone (Ctrl-C to stop)")
-    p.add_argument("--input", default=None, metavar="FILE",
-                   help="replay this audio/video file through the live path instead of the microphone")
+    p.add_argument(
+        "--input",
+        default=None,
+        metavar="FILE",
+        help="replay this audio/video file through the live path instead of the microphone",
+    )
     p.add_argument("--realtime", action="store_true", help="with --input: replay at 1x speed (default: fast)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON event per line (commits carry words with start/end times)")
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON event per line (commits carry words with start/end times)"
+    )
     p.add_argument("--device", default=None, help="input device name (substring) or index (default: system default)")
     p.add_argument("--list-devices", action="store_true", help="list input devices and exit")
     p.add_argument("--language", default=None, help="language code for multilingual models (default: detect)")
     p.add_argument("--step", type=float, default=0.5, help="seconds between re-decodes (default: 0.5)")
     p.add_argument("--record", action="store_true", help="also save the session audio as WAV in the data folder")
-    p.add_argument("--no-close-sentences", dest="close_sentences", action="store_false",
-                   help="leave sentence ends as Whisper wrote them (default: a period between utterances "
-                        "where the next starts a sentence, and at the end of a session stopped mid-sentence)")
+    p.add_argument(
+        "--no-close-sentences",
+        dest="close_sentences",
+        action="store_false",
+        help="leave sentence ends as Whisper wrote them (default: a period between utterances "
+        "where the next starts a sentence, and at the end of a session stopped mid-sentence)",
+    )
     add_vocabulary_options(p)
     add_model_options(p)
     p.set_defaults(func=run)
@@ -63,8 +72,11 @@ def _options(args: argparse.Namespace, realtime: bool) -> DictationOptions:
     from app.dictation.policy import PolicyOptions, streaming_decode_options
 
     # --json events carry each committed word's times (one extra decoder pass per decode)
-    decode = replace(streaming_decode_options(args.language, word_times=args.json), vocabulary=args.vocabulary,
-                     vocabulary_boost=args.vocabulary_boost)
+    decode = replace(
+        streaming_decode_options(args.language, word_times=args.json),
+        vocabulary=args.vocabulary,
+        vocabulary_boost=args.vocabulary_boost,
+    )
     policy = PolicyOptions(step_s=max(0.1, args.step), decode=decode, close_sentences=args.close_sentences)
     return DictationOptions(policy=policy, realtime=realtime)
 
@@ -100,8 +112,11 @@ class _Printer:
             print(f"earshot dictate: {event.text}", file=sys.stderr)
         if event.summary is not None:
             s = event.summary
-            print(f"[{s.audio_s:.1f} s of audio, {s.utterances} utterances, compute ratio "
-                  f"{s.compute_ratio:.2f}, overflows {s.overflows}]", file=sys.stderr)
+            print(
+                f"[{s.audio_s:.1f} s of audio, {s.utterances} utterances, compute ratio "
+                f"{s.compute_ratio:.2f}, overflows {s.overflows}]",
+                file=sys.stderr,
+            )
 
     def _write(self, text: str) -> None:
         """`text`: a committed delta with Whisper's leading space, perhaps led by the previous
@@ -112,7 +127,7 @@ class _Printer:
             if mark:
                 sys.stdout.write(mark)
             self._end_line()
-            text = words[len(mark):]
+            text = words[len(mark) :]
         if not self.line_open:
             text = text.lstrip()
         if text:
@@ -185,11 +200,16 @@ def _open_journal() -> AudioJournal | None:
         left = find_leftovers(recovery_dir())
         if left:
             seconds = sum(item.duration_s for item in left)
-            print(f"earshot dictate: {seconds:.0f} s of audio from a dictation that was stopped by force has no "
-                  "text yet; open Earshot to transcribe it", file=sys.stderr)
+            print(
+                f"earshot dictate: {seconds:.0f} s of audio from a dictation that was stopped by force has no "
+                "text yet; open Earshot to transcribe it",
+                file=sys.stderr,
+            )
         return AudioJournal(recovery_dir())
     except OSError as exc:
         log.warning("no dictation audio journal", exc_info=True)
-        print(f"earshot dictate: the audio is not journaled ({one_line(exc)}): a crash would lose what has "
-              "no text yet", file=sys.stderr)
+        print(
+            f"earshot dictate: the audio is not journaled ({one_line(exc)}): a crash would lose what has no text yet",
+            file=sys.stderr,
+        )
         return None

@@ -70,8 +70,10 @@ def _catalog(args: argparse.Namespace) -> int:
     installed = installed_names()
     for m in catalog():
         mark = "installed" if m.name in installed else ""
-        print(f"{m.name:<18} {m.download_mb:>5} MB  RAM {m.ram_for('int8')}-{m.ram_for('fp32')} MB  "
-              f"{m.languages:<13} {mark:<9} {m.description}  [{m.repo}]")
+        print(
+            f"{m.name:<18} {m.download_mb:>5} MB  RAM {m.ram_for('int8')}-{m.ram_for('fp32')} MB  "
+            f"{m.languages:<13} {mark:<9} {m.description}  [{m.repo}]"
+        )
     return 0
 
 
@@ -94,11 +96,15 @@ def _download(args: argparse.Namespace) -> int:
         except DownloadCancelled as exc:
             raise OSError("cancelled; nothing was installed") from exc
         except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP (stop_signals): the staging folder is kept
-            print(f"earshot: download of {name} stopped; nothing was installed, and the same command resumes it",
-                  file=sys.stderr)
+            print(
+                f"earshot: download of {name} stopped; nothing was installed, and the same command resumes it",
+                file=sys.stderr,
+            )
             raise
-        print(f"installed {name} from {repo} ({printer.total_bytes / 1e6:.0f} MB, {time.perf_counter() - t0:.1f} s: "
-              f"{printer.timings()})")
+        print(
+            f"installed {name} from {repo} ({printer.total_bytes / 1e6:.0f} MB, {time.perf_counter() - t0:.1f} s: "
+            f"{printer.timings()})"
+        )
 
     return _guarded("download failed", action)
 

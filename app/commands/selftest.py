@@ -84,8 +84,10 @@ class ModelCheck:
         precision = resolve_precision(Precision.AUTO, "cpu")
         shipped = store.prebuilt(entry, precision)
         if shipped is None and getattr(sys, "frozen", False):
-            return _fail(f"the pre-converted {entry.name} {precision.value} model is missing from this installation "
-                         f"(looked in {store.prebuilt_dir})")
+            return _fail(
+                f"the pre-converted {entry.name} {precision.value} model is missing from this installation "
+                f"(looked in {store.prebuilt_dir})"
+            )
         self.engine = load_engine(None, precision, "cpu", store=store)
         where = f"shipped pre-converted graphs in {shipped}" if shipped else f"conversion cache {store.cache_dir}"
         return _ok(f"{entry.name} {precision.value} from {where}, loaded in {self.engine.load_s:.2f} s")
@@ -105,9 +107,11 @@ class ModelCheck:
         seconds = time.perf_counter() - start
         audio_s = len(audio) / 16000
         wer = word_error_rate([expected], [text])
-        detail = (f'heard "{text}" in {seconds:.2f} s for {audio_s:.1f} s of audio '
-                  f"({seconds / audio_s:.2f}x real time); expected \"{expected}\", WER {wer:.0f} %; "
-                  f"file audio decoded by {BACKEND}")
+        detail = (
+            f'heard "{text}" in {seconds:.2f} s for {audio_s:.1f} s of audio '
+            f'({seconds / audio_s:.2f}x real time); expected "{expected}", WER {wer:.0f} %; '
+            f"file audio decoded by {BACKEND}"
+        )
         return _ok(detail) if wer <= MAX_WER_PERCENT else _fail(detail)
 
 
@@ -120,8 +124,7 @@ def check_audio() -> CheckResult:
     inputs = [d for d in devices if d["max_input_channels"] > 0]
     apis = ", ".join(api["name"] for api in sd.query_hostapis())
     portaudio = sd.get_portaudio_version()[1].split(",")[0]  # drop the long revision hash
-    detail = (f"sounddevice {sd.__version__}, {portaudio}, host APIs: {apis or 'none'}; "
-              f"{len(inputs)} input device(s)")
+    detail = f"sounddevice {sd.__version__}, {portaudio}, host APIs: {apis or 'none'}; {len(inputs)} input device(s)"
     if not inputs:
         detail += " (no microphone right now: dictation will say so when it starts)"
     return _ok(detail)
@@ -144,7 +147,8 @@ def check_vad() -> CheckResult | None:
 
 def check_qt() -> CheckResult:
     headless = sys.platform.startswith("linux") and not any(
-        os.environ.get(v) for v in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"))
+        os.environ.get(v) for v in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")
+    )
     if headless:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # with no platform at all Qt would abort
     from PySide6 import __version__ as pyside_version
@@ -189,12 +193,19 @@ def run_self_test() -> int:
     """Run every check; 0 when none failed, 1 otherwise."""
     start = time.perf_counter()
     frozen = ", frozen" if getattr(sys, "frozen", False) else ""
-    print(f"earshot {__version__} self-test: {platform.system()} {platform.machine()}, "
-          f"Python {platform.python_version()}{frozen}", flush=True)
+    print(
+        f"earshot {__version__} self-test: {platform.system()} {platform.machine()}, "
+        f"Python {platform.python_version()}{frozen}",
+        flush=True,
+    )
     model = ModelCheck()
     checks: list[tuple[str, Callable[[], CheckResult | None]]] = [
-        ("model", model.load), ("transcribe", model.transcribe), ("audio", check_audio),
-        ("vad", check_vad), ("qt", check_qt)]
+        ("model", model.load),
+        ("transcribe", model.transcribe),
+        ("audio", check_audio),
+        ("vad", check_vad),
+        ("qt", check_qt),
+    ]
     results = [r for name, check in checks if (r := _run(name, check)) is not None]
     failed = sum(r.outcome is CheckOutcome.FAIL for r in results)
     verdict = f"{failed} check(s) failed" if failed else "all is well"

@@ -34,7 +34,6 @@ FORMATS = ("txt", "srt", "vtt", "json")
 CUE_LAYOUTS = ("readable", "segments")  # app.engine.export.subtitles.CueLayout's values
 
 
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("transcribe", help="transcribe audio or video files")
     p.add_argument("files", nargs="+", metavar="FILE|DIR")
@@ -45,12 +44,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--initial-prompt", default=None, help="text that primes spelling and vocabulary")
     add_vocabulary_options(p)
     p.add_argument("--no-condition", action="store_true", help="do not prompt each window with the previous text")
-    p.add_argument("--batch-size", type=int, default=1,
-                   help="decode N 30 s windows of a long file at once: faster, greedy, not prompted with "
-                        "the previous text; each window ends in the longest pause the voice detector finds "
-                        "in its last 10 s, so no utterance is cut (default: 1, sequential)")
-    p.add_argument("--format", dest="formats", action="append", choices=FORMATS,
-                   help="output format, repeatable (default: txt)")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=1,
+        help="decode N 30 s windows of a long file at once: faster, greedy, not prompted with "
+        "the previous text; each window ends in the longest pause the voice detector finds "
+        "in its last 10 s, so no utterance is cut (default: 1, sequential)",
+    )
+    p.add_argument(
+        "--format", dest="formats", action="append", choices=FORMATS, help="output format, repeatable (default: txt)"
+    )
     p.add_argument("--output-dir", default="-", help="folder for <stem>.<format> files, or - for stdout (default)")
     _add_word_options(p)
     add_archive_options(p)
@@ -58,18 +62,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_word_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--word-timestamps", action="store_true",
-                   help="time every word (JSON: segments[].words; the text is the same; on by itself for "
-                        "readable SRT/VTT cues)")
-    p.add_argument("--cues", choices=CUE_LAYOUTS, default="readable",
-                   help="SRT/VTT: readable word-timed cues (default: at most 2 lines of 42 characters, 7 s, "
-                        "cut at sentence and clause ends, never overlapping) or one cue per transcribed segment")
-    p.add_argument("--max-line-width", type=int, default=42, metavar="N",
-                   help="SRT/VTT readable cues: lines of at most N characters (default: 42)")
-    p.add_argument("--max-line-count", type=int, default=2, metavar="N",
-                   help="SRT/VTT readable cues: at most N lines (default: 2)")
-    p.add_argument("--highlight-words", action="store_true",
-                   help="SRT/VTT readable cues: underline each word while it is spoken")
+    p.add_argument(
+        "--word-timestamps",
+        action="store_true",
+        help="time every word (JSON: segments[].words; the text is the same; on by itself for readable SRT/VTT cues)",
+    )
+    p.add_argument(
+        "--cues",
+        choices=CUE_LAYOUTS,
+        default="readable",
+        help="SRT/VTT: readable word-timed cues (default: at most 2 lines of 42 characters, 7 s, "
+        "cut at sentence and clause ends, never overlapping) or one cue per transcribed segment",
+    )
+    p.add_argument(
+        "--max-line-width",
+        type=int,
+        default=42,
+        metavar="N",
+        help="SRT/VTT readable cues: lines of at most N characters (default: 42)",
+    )
+    p.add_argument(
+        "--max-line-count", type=int, default=2, metavar="N", help="SRT/VTT readable cues: at most N lines (default: 2)"
+    )
+    p.add_argument(
+        "--highlight-words", action="store_true", help="SRT/VTT readable cues: underline each word while it is spoken"
+    )
 
 
 def _subtitle_options(args: argparse.Namespace) -> SubtitleOptions:
@@ -87,10 +104,17 @@ def _options(args: argparse.Namespace) -> DecodeOptions:
     Readable SRT/VTT cues are timed by their words, so asking for them times the words."""
     cue_formats = {"srt", "vtt"} & set(args.formats or [])
     word_times = args.word_timestamps or (bool(cue_formats) and args.cues == "readable")
-    return DecodeOptions(task=Task(args.task), language=args.language, beam_size=args.beam_size,
-                         initial_prompt=args.initial_prompt, condition_on_previous_text=not args.no_condition,
-                         vocabulary=args.vocabulary, vocabulary_boost=args.vocabulary_boost,
-                         batch_size=args.batch_size, word_timestamps=word_times)
+    return DecodeOptions(
+        task=Task(args.task),
+        language=args.language,
+        beam_size=args.beam_size,
+        initial_prompt=args.initial_prompt,
+        condition_on_previous_text=not args.no_condition,
+        vocabulary=args.vocabulary,
+        vocabulary_boost=args.vocabulary_boost,
+        batch_size=args.batch_size,
+        word_timestamps=word_times,
+    )
 
 
 class _Progress:
@@ -111,8 +135,9 @@ class _Progress:
             sys.stderr.write("\n")
 
 
-def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: DecodeOptions,
-                    output: TranscriptOutput, cancel: CancelToken) -> bool:
+def _transcribe_one(
+    engine: WhisperEngine, index: int, path: Path, options: DecodeOptions, output: TranscriptOutput, cancel: CancelToken
+) -> bool:
     """Transcribe and write input `index`; False if it could not be read or written where asked."""
     from app.audio.file_decoder import AudioDecodeError
     from app.audio.file_stream import open_file_stream
@@ -128,8 +153,9 @@ def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: Deco
         return False
     decode_s = time.perf_counter() - t0
     progress = _Progress(path.name)
-    segments_iter, info = engine.transcribe(stream.chunks, options, cancel, progress,
-                                            duration_s=stream.duration_s, speech=SileroVadModel())
+    segments_iter, info = engine.transcribe(
+        stream.chunks, options, cancel, progress, duration_s=stream.duration_s, speech=SileroVadModel()
+    )
     segments: list[Segment] = []
     interrupted = False
     try:
@@ -141,8 +167,15 @@ def _transcribe_one(engine: WhisperEngine, index: int, path: Path, options: Deco
         progress.close()
     info.timings.load_s, info.timings.decode_audio_s = engine.load_s, decode_s
     info.timings.total_s = time.perf_counter() - t0
-    meta = TranscriptMeta(str(path), engine.name, engine.precision.value, info.language,
-                          info.language_probability, info.duration_s, info.timings)
+    meta = TranscriptMeta(
+        str(path),
+        engine.name,
+        engine.precision.value,
+        info.language,
+        info.language_probability,
+        info.duration_s,
+        info.timings,
+    )
     written = output.write(index, segments, meta)
     if interrupted:
         raise KeyboardInterrupt
@@ -160,13 +193,18 @@ def _checked_language(engine: WhisperEngine, language: str | None) -> str | None
     code = language.strip().lower()
     if not engine.is_multilingual:
         if code != "en":
-            print(f"earshot: {engine.name} understands English only: --language {language} is ignored, "
-                  "transcribing in English (use a multilingual model for other languages)", file=sys.stderr)
+            print(
+                f"earshot: {engine.name} understands English only: --language {language} is ignored, "
+                "transcribing in English (use a multilingual model for other languages)",
+                file=sys.stderr,
+            )
         return None
     known = engine.tokenizer.language_tokens
     if code not in known:
-        raise UsageError(f"--language {language!r} is not a language {engine.name} knows; give a code "
-                         f"such as en, de, fr, es, zh (all: {', '.join(sorted(known))})")
+        raise UsageError(
+            f"--language {language!r} is not a language {engine.name} knows; give a code "
+            f"such as en, de, fr, es, zh (all: {', '.join(sorted(known))})"
+        )
     return code
 
 
@@ -205,12 +243,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if wants_archive_run(args):
         return run_archive(args, engine, options, subtitles)
-    return _transcribe_all(engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [],
-                                                                        args.files, subtitles))
+    return _transcribe_all(
+        engine, args.files, options, TranscriptOutput(args.output_dir, args.formats or [], args.files, subtitles)
+    )
 
 
-def _transcribe_all(engine: WhisperEngine, files: list[str], options: DecodeOptions,
-                    output: TranscriptOutput) -> int:
+def _transcribe_all(engine: WhisperEngine, files: list[str], options: DecodeOptions, output: TranscriptOutput) -> int:
     """Every file in turn; a failure is one line and the others go on. Exit status 0, 1 or 130."""
     try:
         return _transcribe_each(engine, files, options, output)
@@ -218,8 +256,7 @@ def _transcribe_all(engine: WhisperEngine, files: list[str], options: DecodeOpti
         output.finish()
 
 
-def _transcribe_each(engine: WhisperEngine, files: list[str], options: DecodeOptions,
-                     output: TranscriptOutput) -> int:
+def _transcribe_each(engine: WhisperEngine, files: list[str], options: DecodeOptions, output: TranscriptOutput) -> int:
     failures = 0
     cancel = CancelToken()
     for index, name in enumerate(files):
@@ -234,8 +271,10 @@ def _transcribe_each(engine: WhisperEngine, files: list[str], options: DecodeOpt
             ok = False
         except Exception as exc:  # any other failure on one file must not lose the others
             log.exception("transcribing %s failed", name)
-            print(f"earshot: error: {name}: could not be transcribed ({type(exc).__name__}: {one_line(exc)})",
-                  file=sys.stderr)
+            print(
+                f"earshot: error: {name}: could not be transcribed ({type(exc).__name__}: {one_line(exc)})",
+                file=sys.stderr,
+            )
             ok = False
         failures += not ok
     return 1 if failures else 0

@@ -63,8 +63,14 @@ def distinct_stems(inputs: Sequence[str]) -> list[str]:
 class TranscriptOutput:
     """Writes each transcribed file's documents (one per format) to `output_dir` or stdout."""
 
-    def __init__(self, output_dir: str, formats: Sequence[str], inputs: Sequence[str],
-                 subtitles: SubtitleOptions | None = None, stems: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        output_dir: str,
+        formats: Sequence[str],
+        inputs: Sequence[str],
+        subtitles: SubtitleOptions | None = None,
+        stems: Sequence[str] | None = None,
+    ) -> None:
         self.subtitles = subtitles  # how SRT/VTT cues are laid out (None: readable cues)
         self.to_stdout = output_dir == STDOUT
         self.output_dir = Path(output_dir)
@@ -82,8 +88,10 @@ class TranscriptOutput:
     def _say_renames(self, inputs: Sequence[str]) -> None:
         for name, stem in zip(inputs, self.stems, strict=True):
             if stem != Path(name).stem:
-                print(f"earshot: {name}: another input has the same name; its transcript is written as "
-                      f"{stem}.<format>", file=sys.stderr)
+                print(
+                    f"earshot: {name}: another input has the same name; its transcript is written as {stem}.<format>",
+                    file=sys.stderr,
+                )
 
     def write(self, index: int, segments: list[Segment], meta: TranscriptMeta) -> bool:
         """Write input `index`'s documents; False when any of them could not go where asked."""

@@ -271,8 +271,9 @@ class AppController(QObject):
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str:
         return self.parts.exporter.render(fmt, transcript, subtitles)
 
-    def export(self, fmt: str, transcript: FileTranscript, target: Path,
-               subtitles: SubtitleOptions | None = None) -> Path:
+    def export(
+        self, fmt: str, transcript: FileTranscript, target: Path, subtitles: SubtitleOptions | None = None
+    ) -> Path:
         """`subtitles`: word-level SRT/VTT cues (transcripts with word times)."""
         return self.parts.exporter.write(fmt, transcript, target, subtitles)
 
@@ -299,7 +300,13 @@ class AppController(QObject):
             times = tuple(TimedText(s.start, s.end, s.text.strip()) for s in transcript.segments if s.text.strip())
             stopped = getattr(job, "state", None) == JobState.CANCELLED  # a kept text has times: > 0
             stopped_at_s = max([getattr(job, "done_s", 0.0), *(t.end for t in times)]) if stopped else 0.0
-            self.history.create(EntryKind.FILE, transcript.path.name, str(transcript.path), transcript.text, times,
-                                stopped_at_s=stopped_at_s)
+            self.history.create(
+                EntryKind.FILE,
+                transcript.path.name,
+                str(transcript.path),
+                transcript.text,
+                times,
+                stopped_at_s=stopped_at_s,
+            )
             self.history_changed.emit()
         self._finish_recovery(job)

@@ -152,8 +152,16 @@ class DictationController(QObject):
         self._session_number += 1
         entry_id = self._history.create(EntryKind.DICTATION, "")  # named by its first words
         keep = self._history.audio.path_for(entry_id) if self.keep_audio() else None
-        request = DictationRequest(engine, self.source_override or source, options, chosen, self.recovery_dir,
-                                   entry_id, keep, commands=self.postprocess.spoken_punctuation)
+        request = DictationRequest(
+            engine,
+            self.source_override or source,
+            options,
+            chosen,
+            self.recovery_dir,
+            entry_id,
+            keep,
+            commands=self.postprocess.spoken_punctuation,
+        )
         self.session_started.emit(entry_id)
         try:
             session = self._factory(request, self._deliver_from(self._session_number, entry_id))
@@ -190,8 +198,9 @@ class DictationController(QObject):
         """Committed text into the entry; once an utterance is over, when it was spoken."""
         if isinstance(event, CommandEvent):
             if event.edit is not None:
-                self._history.take_back(entry_id, event.edit.removed, event.edit.inserted,
-                                        drop_words=spoken_words(event.edit.removed))
+                self._history.take_back(
+                    entry_id, event.edit.removed, event.edit.inserted, drop_words=spoken_words(event.edit.removed)
+                )
                 utterance.take_back(event.edit)
             return
         if event.type in (EventType.COMMIT, EventType.FINAL) and event.text:

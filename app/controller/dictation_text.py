@@ -12,8 +12,7 @@ from app.history.store import TimedText
 
 def word_times(event: DictationEvent) -> tuple[TimedText, ...]:
     """The committed words of `event` with their times, as the History keeps them (stripped)."""
-    return tuple(TimedText(w.start, max(w.end, w.start), w.word.strip()) for w in event.words or ()
-                 if w.word.strip())
+    return tuple(TimedText(w.start, max(w.end, w.start), w.word.strip()) for w in event.words or () if w.word.strip())
 
 
 def spoken_words(text: str) -> int:
@@ -73,4 +72,3 @@ class UtteranceTimes:
         piece = TimedText(self.start, max(self.end, self.start), self.text) if self.text.strip() else None
         self._reset()
         return [piece] if piece else []
-

@@ -78,8 +78,7 @@ class _Work:
     cancel_token: CancelToken = field(default_factory=CancelToken)
 
     def snapshot(self) -> Job:
-        return Job(self.id, self.path, self.state, self.done_s, self.total_s, self.eta_s, self.error,
-                   self.transcript)
+        return Job(self.id, self.path, self.state, self.done_s, self.total_s, self.eta_s, self.error, self.transcript)
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -162,8 +161,11 @@ class JobQueue(QObject):
         self._worker.join(timeout_s)
         if self._worker.is_alive():
             return []  # still writing its records: nothing of them is safe to read
-        unheard = [work.snapshot() for work in self._work.values()
-                   if work.state.finished and work.transcript is not None and not self.jobs[work.id].state.finished]
+        unheard = [
+            work.snapshot()
+            for work in self._work.values()
+            if work.state.finished and work.transcript is not None and not self.jobs[work.id].state.finished
+        ]
         for job in unheard:
             self.jobs[job.id] = job  # announced now: a queued update that still arrives is ignored
         return unheard
@@ -206,8 +208,7 @@ class JobQueue(QObject):
         job.done_s = job.total_s
         self._set(job, JobState.DONE)
 
-    def _keep_partial(self, job: _Work, loaded: LoadedEngine, segments: list[Segment],
-                      info: TranscriptionInfo) -> None:
+    def _keep_partial(self, job: _Work, loaded: LoadedEngine, segments: list[Segment], info: TranscriptionInfo) -> None:
         """A cancelled job with text keeps it (Open, Copy, Export, History); without, it is just cancelled."""
         if any(s.text.strip() for s in segments):
             job.transcript = _file_transcript(job, loaded, segments, info)
@@ -226,8 +227,9 @@ class JobQueue(QObject):
                 job.eta_s = (time.monotonic() - started) / job.done_s * (job.total_s - job.done_s)
             self._set(job, JobState.TRANSCRIBING)
 
-        iterator, info = engine.transcribe(audio.chunks, options, job.cancel_token, progress,
-                                           duration_s=audio.duration_s, speech=audio.speech)
+        iterator, info = engine.transcribe(
+            audio.chunks, options, job.cancel_token, progress, duration_s=audio.duration_s, speech=audio.speech
+        )
         segments: list[Segment] = []
         try:
             for segment in iterator:
@@ -266,8 +268,9 @@ class JobQueue(QObject):
             self.job_finished.emit(job)
 
 
-def _file_transcript(job: _Work, loaded: LoadedEngine, segments: list[Segment],
-                     info: TranscriptionInfo) -> FileTranscript:
+def _file_transcript(
+    job: _Work, loaded: LoadedEngine, segments: list[Segment], info: TranscriptionInfo
+) -> FileTranscript:
     """The job's result; its duration is the file's (`job.total_s`), also when cancelled."""
     return FileTranscript(
         path=job.path,

@@ -45,8 +45,9 @@ class LiveSession:
         """`source` replaces the one `request.source` names (tests: a device that fails)."""
         self._emit = emit
         captured = source or open_source(request.source)
-        self._journal = (_open_journal(request.recovery_dir, request.entry_id)
-                         if request.recovery_dir is not None else None)
+        self._journal = (
+            _open_journal(request.recovery_dir, request.entry_id) if request.recovery_dir is not None else None
+        )
         self._source = JournaledSource(captured, self._journal) if self._journal is not None else captured
         self._keep_journal = False  # abandoned: the journal stays for the next start
         decode = dataclasses.replace(

@@ -66,8 +66,9 @@ class ModelDownloads(QObject):
         for event in self._running.values():
             event.set()
 
-    def _run(self, repo: str, name: str, precision: Precision, cancel: threading.Event,
-             mirror: str, token: str) -> None:
+    def _run(
+        self, repo: str, name: str, precision: Precision, cancel: threading.Event, mirror: str, token: str
+    ) -> None:
         def report(progress: Progress) -> None:
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 self._progress.emit(name, progress)
@@ -94,6 +95,7 @@ class ModelDownloads(QObject):
 
     def check_machine(self, names: list[str], precision: Precision = Precision.AUTO) -> None:
         """Time one 30 s window for each of `names` in one background thread (cached results return at once)."""
+
         def run() -> None:
             for name in names:
                 self._check_machine(name, precision)

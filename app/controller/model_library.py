@@ -43,12 +43,14 @@ class ModelLibrary(QObject):
         """Each precision -> None when it runs on `provider`, else the reason it cannot."""
         return self._catalog.precision_support(provider)
 
-    def import_folder(self, folder: Path, name: str | None = None,
-                      on_step: Callable[[object], None] | None = None) -> ModelImport:
+    def import_folder(
+        self, folder: Path, name: str | None = None, on_step: Callable[[object], None] | None = None
+    ) -> ModelImport:
         """Import (and convert) a model folder as `name` (None: the folder's name) off the GUI
         thread: `on_step(ImportStep)` hears each step as it starts (connected before the work
         starts, so the first is not missed), then the returned call's `succeeded(ModelInfo)` /
         `failed(message)` (delivered once the event loop runs)."""
+
         def work() -> ModelInfo:
             return self._catalog.import_folder(folder, name, call.step.emit)
 

@@ -128,7 +128,4 @@ class ModelManager(QObject):
 
 def _describe_load_error(config: EngineConfig, exc: Exception) -> str:
     name = config.model or "the bundled model"
-    return (
-        f"Could not load {name} at {config.precision.value}: {exc}. "
-        "Pick another model or precision in Settings."
-    )
+    return f"Could not load {name} at {config.precision.value}: {exc}. Pick another model or precision in Settings."

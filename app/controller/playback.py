@@ -25,8 +25,7 @@ class PlaybackController:
     """Starts and stops playback; keeps the last decoded audio, as the user clicks word after
     word in the same transcript."""
 
-    def __init__(self, history: HistoryStore, player: Player | None = None,
-                 decode: Decode | None = None) -> None:
+    def __init__(self, history: HistoryStore, player: Player | None = None, decode: Decode | None = None) -> None:
         self.history = history
         self._player = player
         self._decode = decode

@@ -225,7 +225,8 @@ class TranscriptExporter(Protocol):
 
     def render(self, fmt: str, transcript: FileTranscript, subtitles: SubtitleOptions | None = None) -> str: ...
 
-    def write(self, fmt: str, transcript: FileTranscript, target: Path,
-              subtitles: SubtitleOptions | None = None) -> Path:
+    def write(
+        self, fmt: str, transcript: FileTranscript, target: Path, subtitles: SubtitleOptions | None = None
+    ) -> Path:
         """Write atomically to `target` (`.fmt` added if missing); raises with a message."""
         ...

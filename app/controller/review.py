@@ -95,7 +95,7 @@ def from_entry(entry: HistoryEntry, audio: Path | None) -> ReviewDocument:
     return ReviewDocument(entry.name, entry.kind, segments, audio, entry.id)
 
 
-WORD_MARKS = ".,!?;:\"“”‘’()…"
+WORD_MARKS = '.,!?;:"“”‘’()…'
 """Stripped from a stored word's ends: the text rules may move or add punctuation around it."""
 
 
@@ -112,16 +112,16 @@ def _words_by_piece(pieces: Sequence[TimedText], words: Sequence[TimedText]) -> 
     return [tuple(found) for found in shared]
 
 
-def from_segments(title: str, segments: Sequence[Segment], audio: Path | None,
-                  entry_id: int | None) -> ReviewDocument:
+def from_segments(title: str, segments: Sequence[Segment], audio: Path | None, entry_id: int | None) -> ReviewDocument:
     """A finished file job's segments, with their word times."""
     shown = tuple(
-        ReviewSegment(s.start, s.end, s.text.strip(),
-                      tuple(WordTime(w.word.strip(), w.start, w.end) for w in s.words or []))
-        for s in segments if s.text.strip()
+        ReviewSegment(
+            s.start, s.end, s.text.strip(), tuple(WordTime(w.word.strip(), w.start, w.end) for w in s.words or [])
+        )
+        for s in segments
+        if s.text.strip()
     )
-    return ReviewDocument(title, EntryKind.FILE, shown or (ReviewSegment(0.0, 0.0, "", timed=False),),
-                          audio, entry_id)
+    return ReviewDocument(title, EntryKind.FILE, shown or (ReviewSegment(0.0, 0.0, "", timed=False),), audio, entry_id)
 
 
 def clock(seconds: float) -> str:

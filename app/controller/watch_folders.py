@@ -20,8 +20,13 @@ class WatchFolders(QObject):
 
     files_ready = Signal(list)
 
-    def __init__(self, folders: Sequence[Path], settle_s: float = DEFAULT_SETTLE_S, poll_ms: int = POLL_MS,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        folders: Sequence[Path],
+        settle_s: float = DEFAULT_SETTLE_S,
+        poll_ms: int = POLL_MS,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.watcher = FolderWatcher(list(folders), settle_s)
         self.timer = QTimer(self)

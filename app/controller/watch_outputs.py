@@ -37,8 +37,11 @@ def transcript_stem(media: Path) -> str:
     """`x.wav` -> `x`; but `x.wav` when another media file beside it has the same stem (`x.mp3`),
     so that neither transcript replaces the other's."""
     try:
-        twins = [p for p in media.parent.iterdir()
-                 if p != media and p.stem.casefold() == media.stem.casefold() and p.suffix.lower() in MEDIA_SUFFIXES]
+        twins = [
+            p
+            for p in media.parent.iterdir()
+            if p != media and p.stem.casefold() == media.stem.casefold() and p.suffix.lower() in MEDIA_SUFFIXES
+        ]
     except OSError:
         twins = []  # the folder cannot be listed: writing there will say why
     return media.name if twins else media.stem
@@ -53,8 +56,9 @@ def transcript_targets(watch: WatchFolder, media: Path) -> list[Path]:
     return [folder / f"{stem}.{fmt}" for fmt in watch.formats]
 
 
-def write_transcript_files(exporter: TranscriptExporter, watch: WatchFolder,
-                           transcript: FileTranscript) -> WrittenFiles:
+def write_transcript_files(
+    exporter: TranscriptExporter, watch: WatchFolder, transcript: FileTranscript
+) -> WrittenFiles:
     """Write each of `watch.formats` for `transcript` (readable subtitle cues for srt and vtt)."""
     written: list[Path] = []
     errors: list[tuple[str, ExportError]] = []

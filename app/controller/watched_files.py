@@ -50,8 +50,14 @@ class WatchedFiles(QObject):
 
     files_not_written = Signal(str)
 
-    def __init__(self, jobs: JobQueue, history: HistoryStore, exporter: TranscriptExporter,
-                 options: WatchOptions, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        jobs: JobQueue,
+        history: HistoryStore,
+        exporter: TranscriptExporter,
+        options: WatchOptions,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.jobs = jobs
         self.history = history
@@ -109,5 +115,7 @@ class WatchedFiles(QObject):
             changed = path.stat().st_mtime
         except OSError:
             return True  # gone since it settled: nothing to queue
-        return any(entry.kind == EntryKind.FILE and entry.source == str(path) and entry.created >= changed
-                   for entry in self.history.search(path.name))
+        return any(
+            entry.kind == EntryKind.FILE and entry.source == str(path) and entry.created >= changed
+            for entry in self.history.search(path.name)
+        )

@@ -183,7 +183,7 @@ class LeftoverAudio:
                 log.warning("Could not read %s of a dictation journal", path, exc_info=True)
                 continue
             pcm = np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2")  # a kill can cut a sample in two
-            parts.append(pcm[max(0, start - first):] if first < start else pcm)
+            parts.append(pcm[max(0, start - first) :] if first < start else pcm)
         joined = np.concatenate(parts) if parts else np.zeros(0, dtype="<i2")
         return (joined.astype(np.float32) / 32768.0).astype(np.float32)
 
@@ -245,8 +245,9 @@ def _leftover(folder: Path) -> LeftoverAudio | None:
     start = max(committed, segments[0][0] if segments else 0)
     entry_file = folder / "entry"
     entry = entry_file.read_text().strip() if entry_file.exists() else ""
-    return LeftoverAudio(folder, start / SAMPLE_RATE, max(0, end - start) / SAMPLE_RATE,
-                         int(entry) if entry.isdigit() else None)
+    return LeftoverAudio(
+        folder, start / SAMPLE_RATE, max(0, end - start) / SAMPLE_RATE, int(entry) if entry.isdigit() else None
+    )
 
 
 def _committed_mark(path: Path) -> int:

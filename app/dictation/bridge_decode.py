@@ -79,8 +79,13 @@ def previous_end(audio: NDArray[np.float32], end: int, committed: list[Hypothesi
     return PreviousEnd(audio, start, words)
 
 
-def hear_both(decoder: WindowDecoder, previous: PreviousEnd, new_audio: NDArray[np.float32],
-              options: PolicyOptions, cancel: CancelToken | None = None) -> Bridge | None:
+def hear_both(
+    decoder: WindowDecoder,
+    previous: PreviousEnd,
+    new_audio: NDArray[np.float32],
+    options: PolicyOptions,
+    cancel: CancelToken | None = None,
+) -> Bridge | None:
     """Decode `previous.audio` + `BRIDGE_GAP_S` of silence + `new_audio` (float32 [n], 16 kHz)
     and read the boundary after the decode's repetition of `previous.words`; None where it does
     not repeat them."""
@@ -91,8 +96,7 @@ def hear_both(decoder: WindowDecoder, previous: PreviousEnd, new_audio: NDArray[
     decode = replace(options.decode, word_timestamps=False, beam_size=1)
     result = decoder.decode_window(audio, decode, (), cancel)
     # timed as if the bridge began where the previous audio does: the committed words' times
-    hyp = hypothesis_words(result, previous.start, previous.start + audio.shape[0],
-                           options.guards.max_ngram_repeats)
+    hyp = hypothesis_words(result, previous.start, previous.start + audio.shape[0], options.guards.max_ngram_repeats)
     k = align_committed(hyp.words, previous.words)
     if not 0 < k <= len(hyp.words) or hyp.words[k - 1].norm != previous.words[-1].norm:
         return None

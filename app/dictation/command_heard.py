@@ -62,8 +62,9 @@ class CommandListener:
         log.debug("best command phrases for %r: %r", text, scored)
         return preferred(*scored, self._options)
 
-    def scored(self, text: str, audio: Callable[[], NDArray[np.float32]]
-               ) -> tuple[HeardPhrase, HeardPhrase | None] | None:
+    def scored(
+        self, text: str, audio: Callable[[], NDArray[np.float32]]
+    ) -> tuple[HeardPhrase, HeardPhrase | None] | None:
         """(the best phrase said alone, the best phrase that takes words heard at the start with
         its words, None where none scores `min_prefix_score`), or None where the text decides."""
         words = normalised_words(text)
@@ -77,7 +78,7 @@ class CommandListener:
         scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES))
         best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
         alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
-        return alone, self._heard_prefix(samples, scores[len(SCORED_PHRASES):], words)
+        return alone, self._heard_prefix(samples, scores[len(SCORED_PHRASES) :], words)
 
     def _heard_prefix(self, samples: NDArray[np.float32], scores: list[float], words: list[str]) -> HeardPhrase | None:
         """The phrase that takes words heard at the start of the utterance (written as `words`,
@@ -94,8 +95,7 @@ class CommandListener:
         return HeardPhrase(phrase, float(scores[best]), argument)
 
 
-def decide(found: CommandMatch | None, heard: HeardPhrase | None,
-           options: CommandOptions) -> CommandMatch | None:
+def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: CommandOptions) -> CommandMatch | None:
     """The command an utterance is, from its text's match (`found`) and the decoder's best
     phrase (`heard`, None where nothing was scored: then the text decides alone; a phrase that
     takes words, heard at the start, applies to the words the decoder wrote after it)."""
@@ -119,7 +119,7 @@ def preferred(alone: HeardPhrase, prefix: HeardPhrase | None, options: CommandOp
 
 
 def _with_words(heard: HeardPhrase, options: CommandOptions) -> CommandMatch | None:
-    """"cap" / "all caps" heard at the start, applied to the words the decoder wrote after it,
+    """ "cap" / "all caps" heard at the start, applied to the words the decoder wrote after it,
     when there are 1 to `max_argument_words` of them."""
     size = len(normalised_words(heard.argument))
     if heard.score < options.min_prefix_score or not 0 < size <= options.max_argument_words:

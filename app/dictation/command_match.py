@@ -19,8 +19,21 @@ from app.dictation.spoken_commands import SPOKEN_COMMANDS, SpokenCommand
 
 _NON_LETTERS = re.compile(r"[^a-z ]+")
 _VOWELS = frozenset("aeiouy")
-_DIGRAPHS = (("tch", "X"), ("sch", "SK"), ("ch", "X"), ("sh", "X"), ("ph", "F"), ("th", "0"), ("ck", "K"),
-             ("gh", ""), ("wh", "W"), ("qu", "KW"), ("kn", "N"), ("wr", "R"), ("mb", "M"))
+_DIGRAPHS = (
+    ("tch", "X"),
+    ("sch", "SK"),
+    ("ch", "X"),
+    ("sh", "X"),
+    ("ph", "F"),
+    ("th", "0"),
+    ("ck", "K"),
+    ("gh", ""),
+    ("wh", "W"),
+    ("qu", "KW"),
+    ("kn", "N"),
+    ("wr", "R"),
+    ("mb", "M"),
+)
 _SOFTENED = {"c": "S", "g": "J"}  # before e, i, y
 _VOWEL_CLASSES = {"a": "A", "e": "E", "i": "E", "y": "E", "o": "O", "u": "O"}
 _LETTERS = {"b": "P", "c": "K", "d": "T", "g": "K", "q": "K", "v": "F", "x": "KS", "z": "S", "j": "J"}
@@ -67,8 +80,10 @@ LITERAL_WORD = "literal"
 
 PHRASES: tuple[CommandPhrase, ...] = (
     *EDIT_PHRASES,
-    *(CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c, sounds_like=_SOUNDS_LIKE.get(c.words, ()))
-      for c in SPOKEN_COMMANDS),
+    *(
+        CommandPhrase(" ".join(c.words), CommandKind.PUNCTUATION, c, sounds_like=_SOUNDS_LIKE.get(c.words, ()))
+        for c in SPOKEN_COMMANDS
+    ),
 )
 PREFIX_PHRASES: tuple[str, ...] = tuple(p.words for p in EDIT_PHRASES if p.takes_words)
 """The phrases the decoder scores as the start of a short utterance ("cap" in "Captain London."
@@ -110,8 +125,10 @@ class CommandOptions:
         if self.min_prefix_score > 0.0:
             raise ValueError(f"min_prefix_score is a log-probability (<= 0), not {self.min_prefix_score}")
         if not self.min_confirm_score <= self.min_phrase_score <= 0.0:
-            raise ValueError("min_confirm_score <= min_phrase_score <= 0 (log-probabilities), not "
-                             f"{self.min_confirm_score} and {self.min_phrase_score}")
+            raise ValueError(
+                "min_confirm_score <= min_phrase_score <= 0 (log-probabilities), not "
+                f"{self.min_confirm_score} and {self.min_phrase_score}"
+            )
 
 
 @dataclass(frozen=True)
@@ -181,8 +198,9 @@ def sound_distance(heard: str, phrase: str) -> float:
     return edit_distance(phonetic_key(heard), target) / max(1, len(target))
 
 
-def match_command(utterance: str, options: CommandOptions | None = None,
-                  phrases: tuple[CommandPhrase, ...] = PHRASES) -> CommandMatch | None:
+def match_command(
+    utterance: str, options: CommandOptions | None = None, phrases: tuple[CommandPhrase, ...] = PHRASES
+) -> CommandMatch | None:
     """The command `utterance` (a whole utterance's text) is, or None when it is dictated text."""
     options = options or CommandOptions()
     words = utterance.split()

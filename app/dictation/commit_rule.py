@@ -102,9 +102,15 @@ class CommitOptions(Protocol):
     def unsure_wait_s(self) -> float: ...
 
 
-def committable(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
-                agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
-                earlier: Sequence[HypothesisWord] = ()) -> int:
+def committable(
+    tail: Sequence[HypothesisWord],
+    agreed: int,
+    audio_end_s: float,
+    heard_s: float,
+    agreeing: Sequence[Sequence[HypothesisWord]],
+    options: CommitOptions,
+    earlier: Sequence[HypothesisWord] = (),
+) -> int:
     """How many leading words of `tail` (absolute times, s) to commit while the utterance goes
     on: of the first `agreed`, those before the rule's horizon (`audio_end_s` minus the rule's
     margin); none from a word that `earlier`, the hypothesis before the agreeing ones, wrote
@@ -114,9 +120,15 @@ def committable(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float,
     return _limits(tail, agreed, audio_end_s, heard_s, agreeing, options, earlier)[-1]
 
 
-def holds(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
-          agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
-          earlier: Sequence[HypothesisWord] = ()) -> list[Hold]:
+def holds(
+    tail: Sequence[HypothesisWord],
+    agreed: int,
+    audio_end_s: float,
+    heard_s: float,
+    agreeing: Sequence[Sequence[HypothesisWord]],
+    options: CommitOptions,
+    earlier: Sequence[HypothesisWord] = (),
+) -> list[Hold]:
     """Why each word of `tail` after the `committable` ones is not committed (same arguments)."""
     n_agreed, cut, cut_hold, n = _limits(tail, agreed, audio_end_s, heard_s, agreeing, options, earlier)
     out = []
@@ -130,9 +142,15 @@ def holds(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard
     return out
 
 
-def _limits(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, heard_s: float,
-            agreeing: Sequence[Sequence[HypothesisWord]], options: CommitOptions,
-            earlier: Sequence[HypothesisWord]) -> tuple[int, int, Hold | None, int]:
+def _limits(
+    tail: Sequence[HypothesisWord],
+    agreed: int,
+    audio_end_s: float,
+    heard_s: float,
+    agreeing: Sequence[Sequence[HypothesisWord]],
+    options: CommitOptions,
+    earlier: Sequence[HypothesisWord],
+) -> tuple[int, int, Hold | None, int]:
     """(agreed words, where the unsure or contradicted words start, which of the two (or
     FIRST_SECOND), the words to commit)."""
     n_agreed = min(agreed, len(tail))
@@ -161,8 +179,13 @@ def _limits(tail: Sequence[HypothesisWord], agreed: int, audio_end_s: float, hea
     return n_agreed, cut, cut_hold, n
 
 
-def _unsure(tail: Sequence[HypothesisWord], agreeing: Sequence[Sequence[HypothesisWord]], i: int, audio_end_s: float,
-            options: CommitOptions) -> bool:
+def _unsure(
+    tail: Sequence[HypothesisWord],
+    agreeing: Sequence[Sequence[HypothesisWord]],
+    i: int,
+    audio_end_s: float,
+    options: CommitOptions,
+) -> bool:
     """HypothesisWord `i` of `tail` is under `min_word_probability` in some agreeing hypothesis, and ends
     within `unsure_wait_s` of the end of the audio."""
     if tail[i].end < audio_end_s - options.unsure_wait_s:

@@ -180,9 +180,7 @@ class DictationWorker:
             self.stats.utterance_started(self.timeline.capture_time(event.raw_index))
         elif event.kind is VadEventKind.END and self._in_utterance:
             self._in_utterance = False
-            long_enough = event.raw_index - self._speech_start >= (
-                self.options.vad.min_speech_s * SAMPLE_RATE
-            )
+            long_enough = event.raw_index - self._speech_start >= (self.options.vad.min_speech_s * SAMPLE_RATE)
             if long_enough and self._ends_mid_sentence(event.index):
                 self._held, self._held_at = event, self.vad.processed
                 return
@@ -224,8 +222,14 @@ class DictationWorker:
         """The session is over: the punctuation mark held after the last words is final now."""
         update = self.policy.flush()
         if update.committed:
-            self._emit(EventType.COMMIT, join_words(update.committed), update.committed[0].start,
-                       update.committed[0].end, 0.0, self._timed(update.committed))
+            self._emit(
+                EventType.COMMIT,
+                join_words(update.committed),
+                update.committed[0].start,
+                update.committed[0].end,
+                0.0,
+                self._timed(update.committed),
+            )
 
     def _maybe_decode(self) -> None:
         available = self.vad.processed
@@ -260,14 +264,22 @@ class DictationWorker:
         self._utterance_text += join_words(words)
         if final:
             start = words[0].start if words else speech_end / SAMPLE_RATE
-            latency = self._emit(EventType.FINAL, join_words(words), start,
-                                 speech_end / SAMPLE_RATE, update.decode_s, self._timed(words), command)
+            latency = self._emit(
+                EventType.FINAL,
+                join_words(words),
+                start,
+                speech_end / SAMPLE_RATE,
+                update.decode_s,
+                self._timed(words),
+                command,
+            )
             self.stats.utterance_finished(latency, bool(self._utterance_text))
             self._tentative = ""
             return
         if words:
-            self._emit(EventType.COMMIT, join_words(words), words[0].start, words[-1].end,
-                       update.decode_s, self._timed(words))
+            self._emit(
+                EventType.COMMIT, join_words(words), words[0].start, words[-1].end, update.decode_s, self._timed(words)
+            )
         tentative = join_words(update.tentative)
         if tentative != self._tentative:
             self._tentative = tentative
@@ -284,18 +296,28 @@ class DictationWorker:
             return None
         return tuple(TimedWord(w.text, w.start, w.end) for w in words)
 
-    def _emit(self, kind: EventType, text: str, start_s: float, end_s: float,
-              decode_s: float, words: tuple[TimedWord, ...] | None = None, command: HeardPhrase | None = None) -> float:
+    def _emit(
+        self,
+        kind: EventType,
+        text: str,
+        start_s: float,
+        end_s: float,
+        decode_s: float,
+        words: tuple[TimedWord, ...] | None = None,
+        command: HeardPhrase | None = None,
+    ) -> float:
         now = time.monotonic()
         latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
         if kind is EventType.ERROR:
             latency_ms = 0.0
-        self.sink(DictationEvent(kind, text, self._utterance, start_s, end_s, latency_ms,
-                                 1000.0 * decode_s, words=words, command=command))
+        self.sink(
+            DictationEvent(
+                kind, text, self._utterance, start_s, end_s, latency_ms, 1000.0 * decode_s, words=words, command=command
+            )
+        )
         return latency_ms
 
     def _emit_summary(self) -> None:
         audio_s = self.timeline.written / SAMPLE_RATE
         self.summary = self.stats.summary(audio_s, self.timeline.overflows, self.transcript)
-        self.sink(DictationEvent(EventType.SUMMARY, "", self._utterance, 0.0, audio_s, 0.0,
-                                 summary=self.summary))
+        self.sink(DictationEvent(EventType.SUMMARY, "", self._utterance, 0.0, audio_s, 0.0, summary=self.summary))

@@ -104,8 +104,7 @@ class StreamingPolicy:
         start = max(start, self.floor)
         gap = (start - self.floor) / SAMPLE_RATE
         length = (start - self.window_start) / SAMPLE_RATE
-        joined = bool(self._in_window and gap <= self.options.join_gap_s
-                      and length <= self.options.trim_after_s)
+        joined = bool(self._in_window and gap <= self.options.join_gap_s and length <= self.options.trim_after_s)
         if not joined:
             self.window_start = start
             self._in_window = []
@@ -124,8 +123,15 @@ class StreamingPolicy:
         end = min(end, self.window_start + MAX_WINDOW)
         hyp, k, tail, verdict, decode_s = self._utterance_hypothesis(end, final)
         heard_s = (end - self._utterance_start) / SAMPLE_RATE
-        rule_args = (tail, self.tails.agreed(tail), end / SAMPLE_RATE, heard_s, self.tails.agreeing(), self.options,
-                     self.tails.earlier)
+        rule_args = (
+            tail,
+            self.tails.agreed(tail),
+            end / SAMPLE_RATE,
+            heard_s,
+            self.tails.agreeing(),
+            self.options,
+            self.tails.earlier,
+        )
         n = by_rule = committable(*rule_args)
         if forced:
             n = hyp.words_before_last_segment(k, len(tail))
@@ -148,8 +154,12 @@ class StreamingPolicy:
             _, _, new, verdict, decode_s = self._utterance_hypothesis(min(end, self.window_start + MAX_WINDOW), True)
         if verdict is Verdict.ACCEPT:  # speech the decode left out (rest_decode.py)
             t0 = time.perf_counter()
-            new = [*new, *decode_rest(self.decoder, self.get_audio, self.speech_ratio, self._last_words,
-                                      end, self.options, self.cancel)]
+            new = [
+                *new,
+                *decode_rest(
+                    self.decoder, self.get_audio, self.speech_ratio, self._last_words, end, self.options, self.cancel
+                ),
+            ]
             rest_s = time.perf_counter() - t0  # counted in the compute ratio, like every decode
             decode_s, self.decode_seconds = decode_s + rest_s, self.decode_seconds + rest_s
         self._commit(new)
@@ -186,8 +196,9 @@ class StreamingPolicy:
         return now
 
     # ------------------------------------------------------------------ internals
-    def _utterance_hypothesis(self, end: int, final: bool
-                              ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
+    def _utterance_hypothesis(
+        self, end: int, final: bool
+    ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
         """`_hypothesis`, but a joined window whose decode writes nothing after the committed words
         once the new utterance has `unjoin_after_s` of audio is given up: Whisper, hearing a
         finished sentence, a pause and new speech, can end the text with the old sentence and drop
@@ -205,8 +216,9 @@ class StreamingPolicy:
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
         return hyp, k, tail, verdict, decode_s + found[4]
 
-    def _hypothesis(self, end: int, final: bool = False
-                    ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
+    def _hypothesis(
+        self, end: int, final: bool = False
+    ) -> tuple[Hypothesis, int, list[HypothesisWord], Verdict, float]:
         """Decode [window_start, end) (with the final-decode options if `final`): the hypothesis,
         where its uncommitted tail starts, the tail (empty unless the guards accept it), the
         verdict and the decode time in seconds."""
@@ -256,8 +268,7 @@ class StreamingPolicy:
                 boundary, first = bridge.boundary(boundary.pause_s), bridge.cased(first)
                 decided = bridge.mark if ends_sentence(bridge.mark) != ends_sentence(self._held_mark) else None
             o = self.options
-            mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences,
-                                      o.sentence_pause_s)
+            mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences, o.sentence_pause_s)
             words[0] = HypothesisWord(mark + text, words[0].start, words[0].end)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)

@@ -117,8 +117,18 @@ class PolicyOptions:
     def __post_init__(self) -> None:
         if self.agreement < 1:
             raise ValueError(f"agreement must be at least 1 hypothesis, not {self.agreement}")
-        seconds = ("commit_margin_s", "attention_margin_s", "sentence_pause_s", "min_commit_audio_s", "unsure_wait_s",
-                   "unjoin_after_s", "unjoin_min_pause_s", "unjoin_continuing_s", "rest_after_s", "bridge_s")
+        seconds = (
+            "commit_margin_s",
+            "attention_margin_s",
+            "sentence_pause_s",
+            "min_commit_audio_s",
+            "unsure_wait_s",
+            "unjoin_after_s",
+            "unjoin_min_pause_s",
+            "unjoin_continuing_s",
+            "rest_after_s",
+            "bridge_s",
+        )
         negative = [name for name in seconds if getattr(self, name) < 0]
         if negative:
             raise ValueError(f"{', '.join(negative)} must not be negative")

@@ -159,8 +159,15 @@ class TextPostProcessor:
 
     def state(self) -> ProcessorState:
         """Between utterances: what `restore` needs to continue as if nothing came after."""
-        return ProcessorState(self._held, self._session_started, self._utterance_started, self._glue,
-                              self._capitalize_next, self._lowercase_next, self._spoken_mark)
+        return ProcessorState(
+            self._held,
+            self._session_started,
+            self._utterance_started,
+            self._glue,
+            self._capitalize_next,
+            self._lowercase_next,
+            self._spoken_mark,
+        )
 
     def restore(self, state: ProcessorState) -> None:
         """Continue from `state` (an utterance was taken back): spacing and capitals as then."""

@@ -22,8 +22,9 @@ class PromptedDecoder:
     """The policy's window decodes for one session: the decode options (streaming and final),
     the quality switch and the token ids of the last prompt."""
 
-    def __init__(self, decoder: WindowDecoder, options: PolicyOptions, cancel: CancelToken | None,
-                 realtime: bool) -> None:
+    def __init__(
+        self, decoder: WindowDecoder, options: PolicyOptions, cancel: CancelToken | None, realtime: bool
+    ) -> None:
         self.decoder = decoder
         self.options = options
         self.cancel = cancel

@@ -58,8 +58,9 @@ def decode_rest(
         return []
     result = decoder.decode_window(get_audio(start, end), options.final_decode(), (), cancel)
     words = hypothesis_words(result, start, end, options.guards.max_ngram_repeats).words
-    verdict = judge_window(result.no_speech_prob, result.avg_logprob, compression_ratio(join_words(words)),
-                           share, options.guards)
+    verdict = judge_window(
+        result.no_speech_prob, result.avg_logprob, compression_ratio(join_words(words)), share, options.guards
+    )
     if verdict is not Verdict.ACCEPT or not words:
         return []
     if sum(w.probability for w in words) / len(words) < options.min_word_probability:

@@ -47,7 +47,7 @@ class UtteranceBoundary:
 
 
 def ends_sentence(mark: str) -> bool:
-    """"." "?" "!" (and combinations such as "?!"), but not an ellipsis (".." or more)."""
+    """ "." "?" "!" (and combinations such as "?!"), but not an ellipsis (".." or more)."""
     return mark.endswith(END_MARKS) and not mark.endswith("..")
 
 
@@ -57,8 +57,14 @@ def starts_sentence(text: str) -> bool:
     return stripped[:1].isupper() and stripped.lower().rstrip(".,?!;:") not in _ALWAYS_UPPER
 
 
-def mark_between(held: str, decided: str | None, next_text: str, boundary: UtteranceBoundary | None,
-                 close_sentences: bool = True, sentence_pause_s: float = 0.8) -> tuple[str, str]:
+def mark_between(
+    held: str,
+    decided: str | None,
+    next_text: str,
+    boundary: UtteranceBoundary | None,
+    close_sentences: bool = True,
+    sentence_pause_s: float = 0.8,
+) -> tuple[str, str]:
     """The mark to write after the committed text, and the next word's text (with its space).
 
     `held`: the mark the committed text ended with when it was committed; `decided`: the mark a

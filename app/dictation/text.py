@@ -55,8 +55,9 @@ def split_words(text: str, start: float, end: float) -> list[HypothesisWord]:
     return words
 
 
-def timed_words(text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float,
-                probabilities: Sequence[float] = ()) -> list[HypothesisWord]:
+def timed_words(
+    text: str, timed: Sequence[tuple[str, float, float]], start: float, end: float, probabilities: Sequence[float] = ()
+) -> list[HypothesisWord]:
     """`split_words(text, start, end)` with each word's times taken from `timed`, the same text
     as (word, start s, end s) pieces that the cross-attention aligner timed (their split may
     differ: "well-known" is one word here, three pieces there). Letters are matched in order,
@@ -154,7 +155,7 @@ END_MARKS = (".", "?", "!")
 
 
 def split_trailing_mark(text: str) -> tuple[str, str]:
-    """"Americans." -> ("Americans", "."); a word without a final mark -> (text, "")."""
+    """ "Americans." -> ("Americans", "."); a word without a final mark -> (text, "")."""
     match = _TRAILING_MARK.search(text)
     if match is None or not normalize_word(text[: match.start()]):
         return text, ""
@@ -178,4 +179,3 @@ def capitalise_sentence_starts(words: list[HypothesisWord]) -> list[HypothesisWo
             word = HypothesisWord(capitalise(word.text), word.start, word.end)
         out.append(word)
     return out
-

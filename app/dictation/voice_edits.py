@@ -45,7 +45,7 @@ class EndEdit:
         """`text` with the edit made; None when it no longer ends with `removed`."""
         if not text.endswith(self.removed):
             return None
-        return text[:len(text) - len(self.removed)] + self.inserted
+        return text[: len(text) - len(self.removed)] + self.inserted
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,9 @@ class CommandGate:
     post-processor's rules apply to all text either way.
     """
 
-    def __init__(self, processor: TextPostProcessor, options: CommandOptions | None = None,
-                 enabled: bool = True) -> None:
+    def __init__(
+        self, processor: TextPostProcessor, options: CommandOptions | None = None, enabled: bool = True
+    ) -> None:
         self._processor = processor
         self._options = options or CommandOptions()
         self._enabled = enabled
@@ -111,8 +112,11 @@ class CommandGate:
         if kind == EventType.FINAL:
             return out + self._final(event)
         if self._held:
-            out += [o for o in self._final(dataclasses.replace(event, type=EventType.FINAL, text=""))
-                    if isinstance(o, CommandEvent) or o.text]
+            out += [
+                o
+                for o in self._final(dataclasses.replace(event, type=EventType.FINAL, text=""))
+                if isinstance(o, CommandEvent) or o.text
+            ]
         rest = self._processor.end_utterance()
         return out + ([DictationEvent(EventType.COMMIT, rest)] if rest else []) + [event]
 
@@ -123,11 +127,11 @@ class CommandGate:
         if mark is None or not self._done:
             return event, []
         if self._after_command:
-            return dataclasses.replace(event, text=event.text[mark.end():]), []
+            return dataclasses.replace(event, text=event.text[mark.end() :]), []
         self._processor.feed(mark.group())
         flushed = self._processor.flush_held()
         self._done[-1].text += flushed
-        rest = dataclasses.replace(event, text=event.text[mark.end():])
+        rest = dataclasses.replace(event, text=event.text[mark.end() :])
         return rest, [DictationEvent(EventType.COMMIT, flushed, event.utterance)] if flushed else []
 
     def _commit(self, event: DictationEvent) -> list[GateOutput]:
@@ -146,8 +150,7 @@ class CommandGate:
             out = self._apply(found, event) if found is not None else self._release(EventType.FINAL)
         else:
             found = None
-            out = [self._text(event, self._processor.feed(event.text) + self._processor.end_utterance(),
-                              event.words)]
+            out = [self._text(event, self._processor.feed(event.text) + self._processor.end_utterance(), event.words)]
         self._next_utterance()
         self._after_command = found is not None
         return out
@@ -165,8 +168,7 @@ class CommandGate:
         self._held, self._deciding = [], False
         return [self._text(dataclasses.replace(last, type=kind, audio_start_s=first.audio_start_s), text, words)]
 
-    def _text(self, event: DictationEvent, text: str,
-              words: tuple[TimedWord, ...] | None = None) -> DictationEvent:
+    def _text(self, event: DictationEvent, text: str, words: tuple[TimedWord, ...] | None = None) -> DictationEvent:
         """`text` as processed; `words`: the times of the words it was made of (as spoken: fillers
         and replaced words are among them), None for a command's text."""
         self._current.text += text
@@ -192,7 +194,7 @@ class CommandGate:
 
     def _replace_end(self, kind: CommandKind, removed: str, inserted: str) -> CommandEvent:
         last = self._done[-1]
-        last.text = last.text[:len(last.text) - len(removed)] + inserted
+        last.text = last.text[: len(last.text) - len(removed)] + inserted
         return CommandEvent(kind, EndEdit(removed, inserted))
 
     def _scratch(self) -> CommandEvent:

@@ -126,4 +126,3 @@ class WhisperTokenizer:
         """Text of the text tokens; specials and timestamps are dropped."""
         text_tokens = [t for t in tokens if t < self.eot]
         return str(self._tok.decode(text_tokens, skip_special_tokens=False))
-

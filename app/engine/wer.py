@@ -26,9 +26,7 @@ def normalize(text: str, language: str = "en") -> str:
     return str(_normalizer(language)(text))
 
 
-def word_error_rate(
-    references: Sequence[str], hypotheses: Sequence[str], language: str = "en"
-) -> float:
+def word_error_rate(references: Sequence[str], hypotheses: Sequence[str], language: str = "en") -> float:
     """Corpus WER in percent: word edits (substitutions + deletions + insertions) over
     reference words, after `normalize`. 0.0 when both sides are empty.
 
@@ -38,17 +36,13 @@ def word_error_rate(
     return _error_rate(references, hypotheses, lambda text: normalize(text, language).split())
 
 
-def char_error_rate(
-    references: Sequence[str], hypotheses: Sequence[str], language: str = "zh"
-) -> float:
+def char_error_rate(references: Sequence[str], hypotheses: Sequence[str], language: str = "zh") -> float:
     """Corpus CER in percent, for languages written without spaces (zh, ja, th ...).
 
     Text is normalised with `normalize(text, language)`, then all whitespace is removed and
     each remaining character is one unit. Raises ValueError as `word_error_rate` does.
     """
-    return _error_rate(
-        references, hypotheses, lambda text: list("".join(normalize(text, language).split()))
-    )
+    return _error_rate(references, hypotheses, lambda text: list("".join(normalize(text, language).split())))
 
 
 def edit_distance(reference: Sequence[Hashable], hypothesis: Sequence[Hashable]) -> int:
@@ -80,9 +74,7 @@ def _error_rate(
     tokenize: Callable[[str], list[str]],
 ) -> float:
     if len(references) != len(hypotheses):
-        raise ValueError(
-            f"{len(references)} references but {len(hypotheses)} hypotheses: they must pair up"
-        )
+        raise ValueError(f"{len(references)} references but {len(hypotheses)} hypotheses: they must pair up")
     errors = 0
     reference_units = 0
     for reference, hypothesis in zip(references, hypotheses, strict=True):

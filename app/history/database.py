@@ -53,8 +53,10 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
     if path.is_file() and not os.access(path, os.R_OK | os.W_OK):  # SQLite: "unable to open database file"
         log.error("The history database %s may not be read or written by this user; starting a new one", path)
         backup = _keep_aside(path, "unreadable")
-        notice = (f"The history could not be opened (this user may not read or write {path.name}). It was kept "
-                  f"as {backup.name}, untouched, and a new, empty history was started.")
+        notice = (
+            f"The history could not be opened (this user may not read or write {path.name}). It was kept "
+            f"as {backup.name}, untouched, and a new, empty history was started."
+        )
         return _connect(path), notice
     try:
         if path.exists() and not path.is_file():  # a folder (or a FIFO, which would never answer)
@@ -65,15 +67,22 @@ def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
             raise
         log.exception("The history database %s is unreadable; starting a new one", path)
     backup = _keep_aside(path, "corrupt")
-    notice = (f"The history could not be read (the file is damaged). It was kept as {backup.name} "
-              "and a new, empty history was started.")
+    notice = (
+        f"The history could not be read (the file is damaged). It was kept as {backup.name} "
+        "and a new, empty history was started."
+    )
     return _connect(path), notice
 
 
 MIGRATIONS = (
-    ("segments", ("ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
-                  # older files title every dictation "Dictation": untitled, a dictation shows its first words
-                  "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'")),
+    (
+        "segments",
+        (
+            "ALTER TABLE entries ADD COLUMN segments TEXT NOT NULL DEFAULT ''",
+            # older files title every dictation "Dictation": untitled, a dictation shows its first words
+            "UPDATE entries SET title = '' WHERE kind = 'dictation' AND title = 'Dictation'",
+        ),
+    ),
     # the text as transcribed, kept beside the user's edit ('' for entries edited before it was kept)
     ("original", ("ALTER TABLE entries ADD COLUMN original TEXT NOT NULL DEFAULT ''",)),
     ("stopped_at_s", ("ALTER TABLE entries ADD COLUMN stopped_at_s REAL NOT NULL DEFAULT 0",)),

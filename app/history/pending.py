@@ -9,8 +9,9 @@ from app.history.entry import EntryKind, HistoryEntry, parse_segments
 from app.history.write_journal import PendingWrite
 
 
-def apply_pending(entries: list[HistoryEntry], pending: Sequence[PendingWrite],
-                  renamed: dict[int, int]) -> list[HistoryEntry]:
+def apply_pending(
+    entries: list[HistoryEntry], pending: Sequence[PendingWrite], renamed: dict[int, int]
+) -> list[HistoryEntry]:
     """`entries` with each of `pending` applied in order, as the SQL of `statements.STATEMENTS`
     would (newest first); `renamed`: id handed out -> id stored."""
     by_id = {e.id: e for e in entries}
@@ -19,10 +20,17 @@ def apply_pending(entries: list[HistoryEntry], pending: Sequence[PendingWrite],
         entry_id = renamed.get(int(args["id"]), int(args["id"]))
         entry = by_id.get(entry_id)
         if write.op == "create":
-            by_id[entry_id] = HistoryEntry(entry_id, EntryKind(args["kind"]), args["title"], args["source"],
-                                           args["at"], args["at"], args["text"],
-                                           parse_segments(args.get("segments", "")),
-                                           stopped_at_s=float(args.get("stopped_at_s", 0.0)))
+            by_id[entry_id] = HistoryEntry(
+                entry_id,
+                EntryKind(args["kind"]),
+                args["title"],
+                args["source"],
+                args["at"],
+                args["at"],
+                args["text"],
+                parse_segments(args.get("segments", "")),
+                stopped_at_s=float(args.get("stopped_at_s", 0.0)),
+            )
         elif entry is None:
             continue
         elif write.op == "delete" or (write.op == "delete_if_empty" and not entry.text.strip()):
@@ -45,15 +53,21 @@ def _changed(entry: HistoryEntry, write: PendingWrite) -> HistoryEntry:
         return replace(entry, text=entry.text + args["text"], original=original, updated=args["at"])
     if write.op == "take_back" and entry.text.endswith(args["removed"]):
         cut = len(args["removed"])
-        original = entry.original[:len(entry.original) - cut] + args["text"] if entry.original else ""
-        words = entry.words[:max(0, len(entry.words) - int(args.get("drop_words", 0)))]
-        return replace(entry, text=entry.text[:len(entry.text) - cut] + args["text"], original=original,
-                       words=words, updated=args["at"])
+        original = entry.original[: len(entry.original) - cut] + args["text"] if entry.original else ""
+        words = entry.words[: max(0, len(entry.words) - int(args.get("drop_words", 0)))]
+        return replace(
+            entry,
+            text=entry.text[: len(entry.text) - cut] + args["text"],
+            original=original,
+            words=words,
+            updated=args["at"],
+        )
     if write.op == "set_segments":
         first_edit = not entry.original and entry.text != args["text"]
         original = entry.text if first_edit else entry.original
-        return replace(entry, text=args["text"], original=original, segments=parse_segments(args["segments"]),
-                       updated=args["at"])
+        return replace(
+            entry, text=args["text"], original=original, segments=parse_segments(args["segments"]), updated=args["at"]
+        )
     if write.op == "set_text":
         first_edit = not entry.original and entry.text != args["text"]
         original = entry.text if first_edit else entry.original

@@ -87,13 +87,28 @@ class HistoryStore:
 
     # --- writes ------------------------------------------------------------------------
 
-    def create(self, kind: EntryKind, title: str, source: str = "", text: str = "",
-               segments: tuple[TimedText, ...] = (), stopped_at_s: float = 0.0) -> int:
+    def create(
+        self,
+        kind: EntryKind,
+        title: str,
+        source: str = "",
+        text: str = "",
+        segments: tuple[TimedText, ...] = (),
+        stopped_at_s: float = 0.0,
+    ) -> int:
         """A new entry; `stopped_at_s` > 0: its run was stopped there (cancelled, or the app quit)."""
         with self._lock:
             entry_id, self._next_id = self._next_id, self._next_id + 1
-            self._write("create", id=entry_id, kind=kind.value, title=title, source=source, text=text,
-                        segments=segments_json(segments), stopped_at_s=stopped_at_s)
+            self._write(
+                "create",
+                id=entry_id,
+                kind=kind.value,
+                title=title,
+                source=source,
+                text=text,
+                segments=segments_json(segments),
+                stopped_at_s=stopped_at_s,
+            )
         return entry_id
 
     def append(self, entry_id: int, text: str) -> None:
@@ -238,10 +253,13 @@ class HistoryStore:
     def search(self, query: str = "", limit: int = 500) -> list[HistoryEntry]:
         """Newest first; `query` matches title or text, case-insensitively."""
         needle = query.strip()
-        rows = self._select("WHERE (title LIKE ? OR text LIKE ?) ORDER BY updated DESC, id DESC LIMIT ?",
-                            (f"%{needle}%", f"%{needle}%", limit))
-        found = [e for e in self._with_pending(rows)
-                 if needle.lower() in e.title.lower() or needle.lower() in e.text.lower()]
+        rows = self._select(
+            "WHERE (title LIKE ? OR text LIKE ?) ORDER BY updated DESC, id DESC LIMIT ?",
+            (f"%{needle}%", f"%{needle}%", limit),
+        )
+        found = [
+            e for e in self._with_pending(rows) if needle.lower() in e.title.lower() or needle.lower() in e.text.lower()
+        ]
         return found[:limit]
 
     def _select(self, where: str, params: tuple[Any, ...]) -> list[HistoryEntry]:
@@ -251,7 +269,7 @@ class HistoryStore:
                     f"SELECT id, kind, title, source, created, updated, text, segments, original, stopped_at_s,"
                     f" words"
                     f" FROM entries {where}",
-                    params
+                    params,
                 ).fetchall()
             except sqlite3.OperationalError:  # no table yet (the file was locked when we opened it)
                 log.exception("Could not read the history")
@@ -266,5 +284,16 @@ class HistoryStore:
 
 
 def _entry(row: tuple[int, str, str, str, float, float, str, str, str, float, str]) -> HistoryEntry:
-    return HistoryEntry(row[0], EntryKind(row[1]), row[2], row[3], row[4], row[5], row[6], parse_segments(row[7]),
-                        row[8], row[9], parse_segments(row[10]))
+    return HistoryEntry(
+        row[0],
+        EntryKind(row[1]),
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        parse_segments(row[7]),
+        row[8],
+        row[9],
+        parse_segments(row[10]),
+    )

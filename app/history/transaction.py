@@ -36,16 +36,16 @@ def stored_args(write: PendingWrite, renamed: dict[int, int]) -> dict[str, Any]:
     return args
 
 
-def store_write(db: sqlite3.Connection, write: PendingWrite, args: dict[str, Any], journaled: bool,
-                renamed: dict[int, int]) -> None:
+def store_write(
+    db: sqlite3.Connection, write: PendingWrite, args: dict[str, Any], journaled: bool, renamed: dict[int, int]
+) -> None:
     """`write`, with `args` (`stored_args`), in one transaction, with its journal mark when
     `journaled`; raises `DatabaseLocked`. A created entry whose id another writer took is stored
     under the next free id, which `renamed` records (id handed out -> id stored)."""
     try:
         db.execute("BEGIN IMMEDIATE")
         try:
-            if journaled and db.execute(
-                    "SELECT 1 FROM applied_journal WHERE uid = ?", (write.uid,)).fetchone():
+            if journaled and db.execute("SELECT 1 FROM applied_journal WHERE uid = ?", (write.uid,)).fetchone():
                 db.execute("COMMIT")
                 return  # stored before a crash, journal not yet deleted: exactly once
             _execute(db, write.op, args, renamed)

@@ -94,8 +94,7 @@ def _v6_to_v7(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "decode": decode, "version": 7}
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6,
-                                    6: _v6_to_v7}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7}
 """`MIGRATIONS[n]` upgrades a version-n document to version n+1."""
 
 
@@ -252,5 +251,7 @@ def _validate(settings: Settings) -> None:
         if not watch.folder.strip():
             raise SettingsError("a watch folder has no folder name")
         if not watch.formats or not set(watch.formats) <= set(WATCH_FORMATS):
-            raise SettingsError(f"watch folder {watch.folder}: formats must be some of {', '.join(WATCH_FORMATS)}, "
-                                f"got {watch.formats!r}")
+            raise SettingsError(
+                f"watch folder {watch.folder}: formats must be some of {', '.join(WATCH_FORMATS)}, "
+                f"got {watch.formats!r}"
+            )

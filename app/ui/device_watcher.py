@@ -26,8 +26,9 @@ class DeviceWatcher(QObject):
 
     changed = Signal(list)
 
-    def __init__(self, lister: Callable[[bool], list[Microphone]], interval_ms: int = POLL_MS,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, lister: Callable[[bool], list[Microphone]], interval_ms: int = POLL_MS, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._lister = lister
         self._last: list[Microphone] | None = None

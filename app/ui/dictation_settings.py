@@ -24,25 +24,48 @@ class DictationSettingsPage(QWidget):
         self.vad.setRange(0, 100)
         self.vad.setValue(round(chosen.vad_sensitivity * 100))
         self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
-        self.min_silence = seconds_box(self, "Pause that ends a sentence", 0.2, 3.0, chosen.min_silence_s,
-                                       "Text is committed after a pause this long; longer waits out thinking pauses")
-        self.speech_pad = seconds_box(self, "Audio kept before speech", 0.0, 1.0, chosen.speech_pad_s,
-                                      "Keeps soft first sounds that voice detection hears late")
+        self.min_silence = seconds_box(
+            self,
+            "Pause that ends a sentence",
+            0.2,
+            3.0,
+            chosen.min_silence_s,
+            "Text is committed after a pause this long; longer waits out thinking pauses",
+        )
+        self.speech_pad = seconds_box(
+            self,
+            "Audio kept before speech",
+            0.0,
+            1.0,
+            chosen.speech_pad_s,
+            "Keeps soft first sounds that voice detection hears late",
+        )
         self.close_sentences = QCheckBox("End sentences with a period at pauses and when I stop", self)
         self.close_sentences.setAccessibleName("End sentences with a period")
-        self.close_sentences.setToolTip("A period between sentences you ended with a pause, and one when you stop "
-                                        "mid-sentence; off keeps only the punctuation you or the model wrote")
+        self.close_sentences.setToolTip(
+            "A period between sentences you ended with a pause, and one when you stop "
+            "mid-sentence; off keeps only the punctuation you or the model wrote"
+        )
         self.close_sentences.setChecked(chosen.close_sentences)
         self.keep_audio = QCheckBox("Keep dictation audio for playback", self)
         self.keep_audio.setAccessibleName("Keep dictation audio for playback")
-        self.keep_audio.setToolTip("Each dictation's recording stays in Earshot's private data folder while its "
-                                   "History entry exists, so a clicked word can be heard again; deleting the "
-                                   "entry deletes it")
+        self.keep_audio.setToolTip(
+            "Each dictation's recording stays in Earshot's private data folder while its "
+            "History entry exists, so a clicked word can be heard again; deleting the "
+            "entry deletes it"
+        )
         self.keep_audio.setChecked(chosen.keep_audio)
-        form_page(self, [("Microphone", self.device), ("Voice sensitivity", self.vad),
-                         ("Pause that ends a sentence", self.min_silence),
-                         ("Audio kept before speech", self.speech_pad), ("Punctuation", self.close_sentences),
-                         ("Playback", self.keep_audio)])
+        form_page(
+            self,
+            [
+                ("Microphone", self.device),
+                ("Voice sensitivity", self.vad),
+                ("Pause that ends a sentence", self.min_silence),
+                ("Audio kept before speech", self.speech_pad),
+                ("Punctuation", self.close_sentences),
+                ("Playback", self.keep_audio),
+            ],
+        )
 
     def collect_into(self, settings: Settings) -> None:
         settings.dictation.input_device = self.device.currentData()

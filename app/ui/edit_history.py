@@ -56,7 +56,7 @@ def difference(old: str, new: str) -> TextEdit | None:
     suffix = 0
     while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
         suffix += 1
-    return TextEdit(utf16_len(old[:prefix]), old[prefix:len(old) - suffix], new[prefix:len(new) - suffix])
+    return TextEdit(utf16_len(old[:prefix]), old[prefix : len(old) - suffix], new[prefix : len(new) - suffix])
 
 
 class EditHistory:
@@ -79,9 +79,15 @@ class EditHistory:
         each other; redo is no longer possible."""
         self.redo_steps.clear()
         last = self.undo_steps[-1] if self.undo_steps else None
-        if (MERGE_TYPING and isinstance(step, TextEdit) and isinstance(last, TextEdit) and _typing(step)
-                and not last.before and step.start == last.start + utf16_len(last.after)
-                and not last.after.endswith((" ", "\n"))):
+        if (
+            MERGE_TYPING
+            and isinstance(step, TextEdit)
+            and isinstance(last, TextEdit)
+            and _typing(step)
+            and not last.before
+            and step.start == last.start + utf16_len(last.after)
+            and not last.after.endswith((" ", "\n"))
+        ):
             self.undo_steps[-1] = TextEdit(last.start, last.before, last.after + step.after)
             return
         self.undo_steps.append(step)

@@ -14,23 +14,32 @@ from app.settings.schema import Settings
 
 def first_start_text(hotkey: str) -> str:
     """The transcript's placeholder: how to dictate here, in other apps, and how to transcribe files."""
-    elsewhere = (f"In any other app, press {hotkey} to dictate into it." if hotkey
-                 else "To dictate into other apps, set a hotkey in Settings > Dictate into apps.")
-    return ("Press Record (Ctrl+R) and start speaking — your words appear here.\n\n"
-            f"{elsewhere}\n\n"
-            "Drop audio or video files, or a whole folder, on this window to transcribe them "
-            "(or File > Open files… / Open folder…).")
+    elsewhere = (
+        f"In any other app, press {hotkey} to dictate into it."
+        if hotkey
+        else "To dictate into other apps, set a hotkey in Settings > Dictate into apps."
+    )
+    return (
+        "Press Record (Ctrl+R) and start speaking — your words appear here.\n\n"
+        f"{elsewhere}\n\n"
+        "Drop audio or video files, or a whole folder, on this window to transcribe them "
+        "(or File > Open files… / Open folder…)."
+    )
 
 
 def history_hint(query: str, hotkey: str) -> str:
     """The History's text when it lists nothing: no match for `query`, or nothing saved yet."""
     if query.strip():
-        return (f"No transcript contains “{query.strip()}”.\n\n"
-                "Search looks in names and in the whole text; try fewer letters.")
+        return (
+            f"No transcript contains “{query.strip()}”.\n\n"
+            "Search looks in names and in the whole text; try fewer letters."
+        )
     key = f", press {hotkey} in any app" if hotkey else ""
-    return ("No transcripts yet.\n\n"
-            f"Dictations and transcribed files are kept here. Press Record{key}, or drop "
-            "files or a folder on the window to start.")
+    return (
+        "No transcripts yet.\n\n"
+        f"Dictations and transcribed files are kept here. Press Record{key}, or drop "
+        "files or a folder on the window to start."
+    )
 
 
 MARGIN = 16
@@ -39,8 +48,9 @@ MARGIN = 16
 class EmptyHint(QLabel):
     """A centred, wrapped text over an item view's viewport while the view lists nothing."""
 
-    def __init__(self, view: QAbstractScrollArea, name: str = "History hint", margin: int = MARGIN,
-                 top: int = 2 * MARGIN) -> None:
+    def __init__(
+        self, view: QAbstractScrollArea, name: str = "History hint", margin: int = MARGIN, top: int = 2 * MARGIN
+    ) -> None:
         super().__init__(view.viewport())
         self.side, self.top = margin, top
         self.setObjectName("muted")
@@ -70,7 +80,6 @@ class EmptyHint(QLabel):
             return
         area = viewport.rect().adjusted(self.side, self.top, -self.side, -self.side)
         self.setGeometry(area.x(), area.y(), area.width(), max(self.heightForWidth(area.width()), 0))
-
 
 
 class NamesTheHotkey(Protocol):

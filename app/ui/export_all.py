@@ -1,4 +1,4 @@
-""""Export all": every finished transcript into one folder, in one format, one file per job.
+""" "Export all": every finished transcript into one folder, in one format, one file per job.
 
 File names are the inputs' stems; two jobs with the same stem (`a/talk.wav`, `b/talk.mp3`) or a
 file already in the folder never collide: the later one is written as `talk-2.txt`, `talk-3.txt`, ...
@@ -74,7 +74,8 @@ class ExportAllDialog(QDialog):
         for fmt in EXPORT_FORMATS:
             self.format.addItem(fmt.upper(), fmt)
         self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.folder.textChanged.connect(self._enable_save)

@@ -12,14 +12,23 @@ HOTKEY_MODES = ("toggle", "hold")
 
 def add_gui_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--replay", type=Path, metavar="FILE",
+        "--replay",
+        type=Path,
+        metavar="FILE",
         help="dictate from this audio file (replayed in real time) instead of the microphone",
     )
     parser.add_argument("--minimized", action="store_true", help="start hidden in the tray")
-    parser.add_argument("--output", choices=OUTPUT_MODES,
-                        help="for this run (not saved): where committed text goes (window = Earshot only; type or "
-                             "paste = into the focused app)")
-    parser.add_argument("--hotkey", metavar="KEYS",
-                        help='for this run (not saved): the global hotkey, e.g. "ctrl+alt+d" ("" = none)')
-    parser.add_argument("--hotkey-mode", choices=HOTKEY_MODES,
-                        help="for this run (not saved): toggle (press to start and stop) or hold (push-to-talk)")
+    parser.add_argument(
+        "--output",
+        choices=OUTPUT_MODES,
+        help="for this run (not saved): where committed text goes (window = Earshot only; type or "
+        "paste = into the focused app)",
+    )
+    parser.add_argument(
+        "--hotkey", metavar="KEYS", help='for this run (not saved): the global hotkey, e.g. "ctrl+alt+d" ("" = none)'
+    )
+    parser.add_argument(
+        "--hotkey-mode",
+        choices=HOTKEY_MODES,
+        help="for this run (not saved): toggle (press to start and stop) or hold (push-to-talk)",
+    )

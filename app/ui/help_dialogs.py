@@ -44,8 +44,14 @@ KEYBOARD_EXTRAS = (
 class HelpTable(QDialog):
     """A read-only two-column table with a note above it, opened window-modal."""
 
-    def __init__(self, title: str, note: str, headers: tuple[str, str], rows: Iterable[tuple[str, str]],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        note: str,
+        headers: tuple[str, str],
+        rows: Iterable[tuple[str, str]],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setAccessibleName(title)
@@ -73,16 +79,21 @@ class HelpTable(QDialog):
 
     def rows(self) -> list[tuple[str, str]]:
         """The table as shown: (left, right) per row."""
+
         def cell(row: int, column: int) -> str:
             item = self.table.item(row, column)
             return item.text() if item is not None else ""
+
         return [(cell(r, 0), cell(r, 1)) for r in range(self.table.rowCount())]
 
 
 def shortcut_rows(actions: Mapping[str, QAction], hotkey: str) -> list[tuple[str, str]]:
     """(what it does, keys) for every menu action with a shortcut, the global hotkey, and Tab."""
-    rows = [(act.text().replace("&", "").rstrip("…"), act.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
-            for act in actions.values() if not act.shortcut().isEmpty()]
+    rows = [
+        (act.text().replace("&", "").rstrip("…"), act.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+        for act in actions.values()
+        if not act.shortcut().isEmpty()
+    ]
     if hotkey:
         rows.append(("Start or stop dictation from any app (global hotkey)", hotkey))
     return rows + list(KEYBOARD_EXTRAS)
@@ -112,10 +123,12 @@ def spoken_command_rows() -> list[tuple[str, str]]:
 def show_spoken_commands(parent: QWidget, enabled: bool) -> HelpTable:
     state = "on" if enabled else "off (turn it on in Settings > Dictate into apps)"
     fillers = ", ".join(sorted(DEFAULT_FILLERS))
-    note = (f"Say these while dictating. A command said on its own, between pauses, is recognised even"
-            f" when the model writes it as words that sound alike; in a longer sentence only the punctuation"
-            f" words are. Taking words back in another app works while the focus stays there."
-            f" Spoken commands are {state}. Filler words are left out when that option is on: {fillers}.")
+    note = (
+        f"Say these while dictating. A command said on its own, between pauses, is recognised even"
+        f" when the model writes it as words that sound alike; in a longer sentence only the punctuation"
+        f" words are. Taking words back in another app works while the focus stays there."
+        f" Spoken commands are {state}. Filler words are left out when that option is on: {fillers}."
+    )
     dialog = HelpTable("Spoken commands", note, ("Say", "You get"), spoken_command_rows(), parent)
     dialog.open()
     return dialog

@@ -29,9 +29,15 @@ TIMED_FORMATS = ("srt", "vtt")
 
 def export_formats(entry: HistoryEntry) -> list[tuple[str, str | None]]:
     """(format, why it is unavailable or None) for each export format."""
-    why = None if entry.timed else (
-        "the text was edited after it was transcribed, so its times no longer fit" if entry.segments
-        else "this entry has no times")
+    why = (
+        None
+        if entry.timed
+        else (
+            "the text was edited after it was transcribed, so its times no longer fit"
+            if entry.segments
+            else "this entry has no times"
+        )
+    )
     return [(fmt, why if fmt in TIMED_FORMATS else None) for fmt in FORMATS]
 
 
@@ -44,16 +50,20 @@ def export_entry(entry: HistoryEntry, fmt: str, target: Path) -> Path:
     else:
         segments = [Segment(0, 0.0, 0.0, entry.text)]
     meta = TranscriptMeta(
-        file=entry.source or entry.name, model="", precision="", language="",
-        language_probability=1.0, duration_s=max((s.end for s in segments), default=0.0), timings=Timings(),
+        file=entry.source or entry.name,
+        model="",
+        precision="",
+        language="",
+        language_probability=1.0,
+        duration_s=max((s.end for s in segments), default=0.0),
+        timings=Timings(),
     )
     stem = target.name.removesuffix(f".{fmt}")
     return write_transcript(fmt, segments, meta, target.parent, stem, mode=0o600)
 
 
 def ask_export_path(parent: QWidget, suggested: str, fmt: str) -> Path | None:
-    path, _ = QFileDialog.getSaveFileName(parent, f"Export as {fmt.upper()}", suggested,
-                                          f"{fmt.upper()} (*.{fmt})")
+    path, _ = QFileDialog.getSaveFileName(parent, f"Export as {fmt.upper()}", suggested, f"{fmt.upper()} (*.{fmt})")
     return Path(path) if path else None
 
 

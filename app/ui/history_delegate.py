@@ -62,7 +62,7 @@ def entry_preview(entry: HistoryEntry, query: str = "") -> str:
     found = entry.text.lower().find(needle) if needle else -1
     if found > MATCH_LEAD_CHARS:
         start = entry.text.rfind(" ", 0, found - MATCH_LEAD_CHARS) + 1  # at a word's start
-    text = " ".join(entry.text[start:start + PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
+    text = " ".join(entry.text[start : start + PREVIEW_CHARS * 2].split())[:PREVIEW_CHARS]
     return f"… {text}" if start else text
 
 
@@ -156,8 +156,7 @@ class EntryDelegate(QStyledItemDelegate):
             y += metrics.lineSpacing()
         painter.restore()
 
-    def _draw(self, painter: QPainter, font: QFont, colours: tuple[QColor, QColor], x: int, y: int,
-              text: str) -> None:
+    def _draw(self, painter: QPainter, font: QFont, colours: tuple[QColor, QColor], x: int, y: int, text: str) -> None:
         """One line of text at (x, y) in colours[0], the query's matches on colours[1]."""
         metrics = QFontMetrics(font)
         pen, mark = colours

@@ -225,7 +225,5 @@ def _ask_name(parent: QWidget, current: str) -> str | None:
 
 
 def _ask_delete(parent: QWidget, question: str) -> bool:
-    answer = QMessageBox.question(
-        parent, "Delete transcript", question + "\nThis cannot be undone."
-    )
+    answer = QMessageBox.question(parent, "Delete transcript", question + "\nThis cannot be undone.")
     return answer == QMessageBox.StandardButton.Yes

@@ -15,20 +15,39 @@ _MODIFIER_NAMES = (
     (Qt.KeyboardModifier.ShiftModifier, "shift"),
     (Qt.KeyboardModifier.MetaModifier, "super"),
 )
-_ONLY_MODIFIERS = {Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Shift, Qt.Key.Key_Meta,
-                   Qt.Key.Key_Super_L, Qt.Key.Key_Super_R, Qt.Key.Key_AltGr}
+_ONLY_MODIFIERS = {
+    Qt.Key.Key_Control,
+    Qt.Key.Key_Alt,
+    Qt.Key.Key_Shift,
+    Qt.Key.Key_Meta,
+    Qt.Key.Key_Super_L,
+    Qt.Key.Key_Super_R,
+    Qt.Key.Key_AltGr,
+}
 _KEY_NAMES = {
-    Qt.Key.Key_Space: "space", Qt.Key.Key_Return: "return", Qt.Key.Key_Enter: "return",
-    Qt.Key.Key_Insert: "insert", Qt.Key.Key_Delete: "delete", Qt.Key.Key_Home: "home",
-    Qt.Key.Key_End: "end", Qt.Key.Key_PageUp: "page_up", Qt.Key.Key_PageDown: "page_down",
-    Qt.Key.Key_Pause: "pause", Qt.Key.Key_ScrollLock: "scroll_lock", Qt.Key.Key_Print: "print",
-    Qt.Key.Key_Up: "up", Qt.Key.Key_Down: "down", Qt.Key.Key_Left: "left", Qt.Key.Key_Right: "right",
-    Qt.Key.Key_Backspace: "backspace", Qt.Key.Key_Menu: "menu",
+    Qt.Key.Key_Space: "space",
+    Qt.Key.Key_Return: "return",
+    Qt.Key.Key_Enter: "return",
+    Qt.Key.Key_Insert: "insert",
+    Qt.Key.Key_Delete: "delete",
+    Qt.Key.Key_Home: "home",
+    Qt.Key.Key_End: "end",
+    Qt.Key.Key_PageUp: "page_up",
+    Qt.Key.Key_PageDown: "page_down",
+    Qt.Key.Key_Pause: "pause",
+    Qt.Key.Key_ScrollLock: "scroll_lock",
+    Qt.Key.Key_Print: "print",
+    Qt.Key.Key_Up: "up",
+    Qt.Key.Key_Down: "down",
+    Qt.Key.Key_Left: "left",
+    Qt.Key.Key_Right: "right",
+    Qt.Key.Key_Backspace: "backspace",
+    Qt.Key.Key_Menu: "menu",
 }
 
 
 def chord_from_key_event(event: QKeyEvent) -> str | None:
-    """"ctrl+alt+d" for the keys of `event`; None for a lone modifier (the chord is not done)."""
+    """ "ctrl+alt+d" for the keys of `event`; None for a lone modifier (the chord is not done)."""
     key = Qt.Key(event.key())
     if key in _ONLY_MODIFIERS:
         return None

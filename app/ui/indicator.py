@@ -32,8 +32,12 @@ class DictationIndicator(QWidget):
     clicked = Signal()
 
     def __init__(self, hint: str = "", error_shown_ms: int = ERROR_SHOWN_MS) -> None:
-        flags = (Qt.WindowType.Tool | Qt.WindowType.FramelessWindowHint | Qt.WindowType.WindowStaysOnTopHint
-                 | Qt.WindowType.WindowDoesNotAcceptFocus)
+        flags = (
+            Qt.WindowType.Tool
+            | Qt.WindowType.FramelessWindowHint
+            | Qt.WindowType.WindowStaysOnTopHint
+            | Qt.WindowType.WindowDoesNotAcceptFocus
+        )
         super().__init__(None, flags)
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -88,8 +92,11 @@ class DictationIndicator(QWidget):
         painter.setBrush(colour)
         painter.drawEllipse(centre, radius, radius)
         painter.setPen(QColor("#f1f3f4"))
-        painter.drawText(self.text_rect(), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-                         | Qt.TextFlag.TextWordWrap, self.text)
+        painter.drawText(
+            self.text_rect(),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap,
+            self.text,
+        )
 
     def text_rect(self) -> QRectF:
         """Where the text is drawn: after the dot, up to the right end's curve."""

@@ -42,8 +42,10 @@ def describe(job: Job) -> str:
         return f"Done · {format_clock(job.total_s or 0)} · {words} words"
     if state == JobState.CANCELLED and job.transcript is not None:
         words = len(job.transcript.text.split())
-        return (f"Cancelled at {format_clock(job.done_s)} of {format_clock(job.total_s or 0)} · "
-                f"the {words} words transcribed so far are kept")
+        return (
+            f"Cancelled at {format_clock(job.done_s)} of {format_clock(job.total_s or 0)} · "
+            f"the {words} words transcribed so far are kept"
+        )
     if state == JobState.TRANSCRIBING and job.total_s:
         text = f"Transcribing · {format_clock(job.done_s)} of {format_clock(job.total_s)}"
         if job.eta_s is not None:
@@ -93,9 +95,7 @@ class JobRow(QFrame):
         self._layout()
         self.update_job(job)
 
-    def _button(
-        self, icon_name: str, name: str, signal: SignalInstance, text: str = ""
-    ) -> QToolButton:
+    def _button(self, icon_name: str, name: str, signal: SignalInstance, text: str = "") -> QToolButton:
         button = QToolButton(self)
         button.setProperty("iconName", icon_name)
         button.setIcon(icon(icon_name, self.palette().color(QPalette.ColorRole.ButtonText)))
@@ -121,12 +121,16 @@ class JobRow(QFrame):
             menu.addAction(action)
         menu.addSeparator()
         readable = SubtitleOptions()
-        self.segment_cues = self._toggle(menu, "One cue per segment (SRT, VTT)",
-                                         f"Instead of readable cues (at most {readable.max_line_count} lines of "
-                                         f"{readable.max_line_width} characters, {readable.max_duration_s:g} s, "
-                                         "cut at sentence and clause ends), one cue per transcribed segment")
-        self.highlight_words = self._toggle(menu, "Highlight each word as it is spoken (SRT, VTT)",
-                                            "Underlines the word being spoken in every cue")
+        self.segment_cues = self._toggle(
+            menu,
+            "One cue per segment (SRT, VTT)",
+            f"Instead of readable cues (at most {readable.max_line_count} lines of "
+            f"{readable.max_line_width} characters, {readable.max_duration_s:g} s, "
+            "cut at sentence and clause ends), one cue per transcribed segment",
+        )
+        self.highlight_words = self._toggle(
+            menu, "Highlight each word as it is spoken (SRT, VTT)", "Underlines the word being spoken in every cue"
+        )
         self.segment_cues.toggled.connect(lambda on: self.highlight_words.setEnabled(not on))
         button.setMenu(menu)
         return button
@@ -176,8 +180,13 @@ class JobRow(QFrame):
 
     def _show_state_icon(self) -> None:
         name = {JobState.DONE: "done", JobState.FAILED: "error"}.get(self.state, "file")
-        color = "#e5484d" if self.state == JobState.FAILED else (
-            "#30a46c" if self.state == JobState.DONE else self.palette().color(QPalette.ColorRole.PlaceholderText))
+        color = (
+            "#e5484d"
+            if self.state == JobState.FAILED
+            else (
+                "#30a46c" if self.state == JobState.DONE else self.palette().color(QPalette.ColorRole.PlaceholderText)
+            )
+        )
         self.icon.setPixmap(icon(name, color).pixmap(22, 22))
 
     def changeEvent(self, event: QEvent) -> None:

@@ -148,8 +148,7 @@ class JobsPanel(QWidget):
 
     def _finished_transcripts(self) -> dict[int, FileTranscript]:
         """The transcripts of the rows shown as done, in row order."""
-        found = {job_id: self._transcript(job_id) for job_id, row in self.rows.items()
-                 if row.state == JobState.DONE}
+        found = {job_id: self._transcript(job_id) for job_id, row in self.rows.items() if row.state == JobState.DONE}
         return {job_id: t for job_id, t in found.items() if t is not None}
 
     def _open(self, job_id: int) -> None:
@@ -158,8 +157,9 @@ class JobsPanel(QWidget):
         if transcript := self._transcript(job_id):
             c = self.controller
             audio = transcript.path if transcript.path.is_file() else None
-            document = from_segments(transcript.path.name, transcript.segments, audio,
-                                     file_entry_id(c.history, transcript.path))
+            document = from_segments(
+                transcript.path.name, transcript.segments, audio, file_entry_id(c.history, transcript.path)
+            )
             self.review = ReviewView(document, c.history, c.playback, self)
             self.review.saved.connect(c.history_changed)
             self.review.show()
@@ -191,8 +191,9 @@ class JobsPanel(QWidget):
         for (job_id, transcript), target in zip(transcripts.items(), targets, strict=True):
             self._write(job_id, choice.fmt, transcript, target, None)
 
-    def _write(self, job_id: int, fmt: str, transcript: FileTranscript, target: Path,
-               subtitles: SubtitleOptions | None) -> None:
+    def _write(
+        self, job_id: int, fmt: str, transcript: FileTranscript, target: Path, subtitles: SubtitleOptions | None
+    ) -> None:
         try:
             written = self.controller.export(fmt, transcript, target, subtitles)
         except Exception as exc:  # ExportError and friends carry a one-line message
@@ -222,7 +223,5 @@ class JobsPanel(QWidget):
 def _save_as_dialog(parent: QWidget, suggested: str, fmt: str) -> str:
     from PySide6.QtWidgets import QFileDialog
 
-    path, _ = QFileDialog.getSaveFileName(
-        parent, f"Export {fmt.upper()}", suggested, f"{fmt.upper()} files (*.{fmt})"
-    )
+    path, _ = QFileDialog.getSaveFileName(parent, f"Export {fmt.upper()}", suggested, f"{fmt.upper()} files (*.{fmt})")
     return path

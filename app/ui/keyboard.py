@@ -47,8 +47,12 @@ def next_tab_stop(widget: QWidget) -> QWidget | None:
     window = widget.window()
     candidate = widget.nextInFocusChain()
     while candidate is not None and candidate is not widget:
-        if (candidate.focusPolicy() & Qt.FocusPolicy.TabFocus and candidate.isEnabled()
-                and candidate.isVisibleTo(window) and not candidate.focusProxy()):
+        if (
+            candidate.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and candidate.isEnabled()
+            and candidate.isVisibleTo(window)
+            and not candidate.focusProxy()
+        ):
             return candidate
         candidate = candidate.nextInFocusChain()
     return None

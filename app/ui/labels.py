@@ -48,8 +48,11 @@ def delay_text(ms: float) -> tuple[str, str]:
 
 def precision_status(precision: str) -> tuple[str, str]:
     """(status bar text, tooltip) for the precision the loaded model runs at."""
-    return (f"Quality: {PRECISION_LABELS.get(precision, precision)}",
-            f"{precision}: {PRECISION_TIPS.get(precision, '')}".rstrip(": "))
+    return (
+        f"Quality: {PRECISION_LABELS.get(precision, precision)}",
+        f"{precision}: {PRECISION_TIPS.get(precision, '')}".rstrip(": "),
+    )
+
 
 PROVIDER_LABELS = {"cpu": "CPU", "cuda": "CUDA (NVIDIA GPU)", "directml": "DirectML (GPU)", "coreml": "Core ML"}
 

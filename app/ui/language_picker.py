@@ -24,7 +24,7 @@ def language_name(code: str | None) -> str:
 
 
 class LanguagePicker(QToolButton):
-    """"Language: Detect (heard French)" or "Language: German"; its menu sets `decode.language`.
+    """ "Language: Detect (heard French)" or "Language: German"; its menu sets `decode.language`.
     An English-only model shows "Language: English" and explains why it cannot change."""
 
     def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:

@@ -24,8 +24,14 @@ SAVE_AFTER_MS = 600
 
 
 class LiveEditSaver(QObject):
-    def __init__(self, view: TranscriptView, dictation: DictationController, history: HistoryStore,
-                 on_saved: Callable[[], None], parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        view: TranscriptView,
+        dictation: DictationController,
+        history: HistoryStore,
+        on_saved: Callable[[], None],
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._view, self._dictation, self._history, self._on_saved = view, dictation, history, on_saved
         self._current: int | None = None  # the entry of the session being dictated

@@ -63,16 +63,26 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(640, 420)
         self._build()
         commands = WindowCommands(
-            self.open_files, self.open_folder, self.save_transcript_as, self.open_settings, self.quit,
-            self.copy_all, self.clear_transcript, self.history_dock,
-            self.transcript.undo_edit, self.transcript.redo_edit,
+            self.open_files,
+            self.open_folder,
+            self.save_transcript_as,
+            self.open_settings,
+            self.quit,
+            self.copy_all,
+            self.clear_transcript,
+            self.history_dock,
+            self.transcript.undo_edit,
+            self.transcript.redo_edit,
         )
         self.actions_ = build_menus(self, commands, controller)
         # Record, the microphone, the transcript and file jobs, the History, then the toolbar;
         # the window opens with Record focused.
         bar = self.record_bar
-        set_tab_order(self, [bar.button, bar.devices, bar.test_button, self.notice.dismiss],
-                      [self.recovery, self.splitter, self.history_panel])
+        set_tab_order(
+            self,
+            [bar.button, bar.devices, bar.test_button, self.notice.dismiss],
+            [self.recovery, self.splitter, self.history_panel],
+        )
         follow_theme_setting(controller)
         self.first_steps = FirstSteps(self.transcript, self.history_panel, controller)
         self._connect()
@@ -112,8 +122,7 @@ class MainWindow(QMainWindow):
         self.history_dock.setObjectName("historyDock")
         self.history_dock.setWidget(self.history_panel)
         self.history_dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+            QDockWidget.DockWidgetFeature.DockWidgetClosable | QDockWidget.DockWidgetFeature.DockWidgetMovable
         )
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.history_dock)
         self.resizeDocks([self.history_dock], [300], Qt.Orientation.Horizontal)

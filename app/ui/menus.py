@@ -37,8 +37,9 @@ def build_menus(window: QMainWindow, commands: WindowCommands, c: AppController)
     """Create every action once; menus and the toolbar share them. Returns them by name."""
     color = window.palette().color(QPalette.ColorRole.ButtonText)
 
-    def action(key: str, text: str, slot: object, shortcut: str | QKeySequence.StandardKey = "",
-               icon_name: str = "") -> QAction:
+    def action(
+        key: str, text: str, slot: object, shortcut: str | QKeySequence.StandardKey = "", icon_name: str = ""
+    ) -> QAction:
         act = QAction(text, window)
         if icon_name:
             act.setIcon(icon(icon_name, color))
@@ -63,10 +64,8 @@ def build_menus(window: QMainWindow, commands: WindowCommands, c: AppController)
     action("record", "&Record", c.dictation.toggle, "Ctrl+R", "mic")
     action("cancel", "&Discard current utterance", c.dictation.cancel, "Ctrl+Shift+R")
     action("about", "&About Earshot", lambda: show_about(window))
-    action("shortcuts", "&Keyboard shortcuts", lambda: show_shortcuts(window, actions, c.settings.output.hotkey),
-           "F1")
-    action("spoken", "&Spoken commands",
-           lambda: show_spoken_commands(window, c.settings.output.spoken_punctuation))
+    action("shortcuts", "&Keyboard shortcuts", lambda: show_shortcuts(window, actions, c.settings.output.hotkey), "F1")
+    action("spoken", "&Spoken commands", lambda: show_spoken_commands(window, c.settings.output.spoken_punctuation))
     history = commands.history_dock.toggleViewAction()
     history.setText("&History")
     history.setShortcut(QKeySequence("Ctrl+H"))

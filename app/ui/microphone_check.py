@@ -39,7 +39,10 @@ class MicrophoneCheck(QObject):
         self._bar.test_button.setAccessibleDescription("on" if running else "off")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._window and event.type() in HIDDEN and (
-                not self._window.isVisible() or self._window.isMinimized()):
+        if (
+            watched is self._window
+            and event.type() in HIDDEN
+            and (not self._window.isVisible() or self._window.isMinimized())
+        ):
             self._test.stop()  # nobody looks at the meter: let the microphone go
         return False

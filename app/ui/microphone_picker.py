@@ -35,7 +35,8 @@ def device_choices(devices: Sequence[Microphone], chosen: str | None = None) -> 
     microphone, and the chosen one when it is not connected."""
     default = next((d.name for d in devices if d.is_default), "")
     choices: list[tuple[str, str | None]] = [
-        (f"System default ({default})" if default else "System default microphone", None)]
+        (f"System default ({default})" if default else "System default microphone", None)
+    ]
     choices += [(d.name, d.name) for d in devices]
     chosen = chosen_microphone(chosen)
     if chosen and all(d.name != chosen for d in devices):
@@ -72,8 +73,9 @@ class MicrophoneCombo(QComboBox):
         hint = super().sizeHint()
         option = QStyleOptionComboBox()
         self.initStyleOption(option)
-        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
-                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
         chrome = self.width() - field.width()
         whole = self.fontMetrics().horizontalAdvance(self.currentText()) + chrome + 2
         widest = int(self.window().width() * WIDEST_SHARE) if self.window() is not self else whole
@@ -83,14 +85,14 @@ class MicrophoneCombo(QComboBox):
         """The current name as the closed menu draws it: whole, or cut with "…" to fit."""
         option = QStyleOptionComboBox()
         self.initStyleOption(option)
-        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
-                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
         return self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, field.width())
 
     def popup_width(self) -> int:
         """Wide enough for the longest name, never narrower than the box nor wider than the screen."""
-        longest = max((self.fontMetrics().horizontalAdvance(self.itemText(i)) for i in range(self.count())),
-                      default=0)
+        longest = max((self.fontMetrics().horizontalAdvance(self.itemText(i)) for i in range(self.count())), default=0)
         screen = (self.screen() or QGuiApplication.primaryScreen()).availableGeometry().width()
         scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         return min(screen, max(self.width(), longest + scroll + 4 * self.fontMetrics().averageCharWidth()))
@@ -109,7 +111,10 @@ class MicrophoneCombo(QComboBox):
 
     def _show_whole_name(self) -> None:
         name = self.currentText()
-        self.setToolTip(f"Microphone used for dictation: {name}" if name else
-                        "No microphone found — connect one and it appears here")
+        self.setToolTip(
+            f"Microphone used for dictation: {name}"
+            if name
+            else "No microphone found — connect one and it appears here"
+        )
         self.setAccessibleDescription(name)
         self.updateGeometry()  # a longer or shorter name asks for another width

@@ -112,8 +112,14 @@ class ModelsPage(QWidget):
             if self.downloads.running(model.name):
                 state = "Downloading"
             check = self._checks.get(model.name)
-            cells = (model.name, model.languages, f"{model.download_mb} MB",
-                     f"{model.ram_for('int8')}–{model.ram_for('fp32')} MB", check.line() if check else "", state)
+            cells = (
+                model.name,
+                model.languages,
+                f"{model.download_mb} MB",
+                f"{model.ram_for('int8')}–{model.ram_for('fp32')} MB",
+                check.line() if check else "",
+                state,
+            )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 shown_whole = text if column == _COLUMNS.index("This machine") else ""

@@ -42,14 +42,20 @@ def desktop_note(platform: str = sys.platform, session: str | None = None) -> st
     """What this desktop needs for typing and for the global hotkey, in one paragraph."""
     session = session if session is not None else os.environ.get("XDG_SESSION_TYPE", "")
     if platform == "darwin":
-        return ("macOS: allow Earshot under System Settings > Privacy & Security > Accessibility to type or "
-                "paste. The global hotkey is not built in yet: bind `earshot toggle` to a shortcut.")
+        return (
+            "macOS: allow Earshot under System Settings > Privacy & Security > Accessibility to type or "
+            "paste. The global hotkey is not built in yet: bind `earshot toggle` to a shortcut."
+        )
     if platform == "win32":
-        return ("Windows: apps running as administrator do not accept typing from Earshot unless it runs as "
-                "administrator too.")
+        return (
+            "Windows: apps running as administrator do not accept typing from Earshot unless it runs as "
+            "administrator too."
+        )
     if session == "wayland" or os.environ.get("WAYLAND_DISPLAY"):
-        return ("Wayland: typing needs wtype (sway, Hyprland, KDE) or ydotool; apps cannot grab keys, so add "
-                "a shortcut in your desktop's keyboard settings that runs `earshot toggle`.")
+        return (
+            "Wayland: typing needs wtype (sway, Hyprland, KDE) or ydotool; apps cannot grab keys, so add "
+            "a shortcut in your desktop's keyboard settings that runs `earshot toggle`."
+        )
     return ""  # X11: typing and the global hotkey need nothing from the user
 
 

@@ -49,8 +49,10 @@ class LevelMeter(QWidget):
         self.setMinimumSize(120, 8)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(8)
-        self.setToolTip("Level of the microphone while you dictate or test it. Green is good; orange "
-                        "means too loud (the words may be distorted)")
+        self.setToolTip(
+            "Level of the microphone while you dictate or test it. Green is good; orange "
+            "means too loud (the words may be distorted)"
+        )
         self._level = 0.0
         self._loud = False
         self._decay = QTimer(self, interval=40)
@@ -93,8 +95,7 @@ class LevelMeter(QWidget):
         painter.setBrush(track)
         painter.drawRoundedRect(rect, radius, radius)
         if self._level > 0.0:
-            fill = QRectF(rect.left(), rect.top(), max(rect.height(), rect.width() * self._level),
-                          rect.height())
+            fill = QRectF(rect.left(), rect.top(), max(rect.height(), rect.width() * self._level), rect.height())
             painter.setBrush(QColor("#30a46c") if self._level < TOO_LOUD else QColor("#f5a524"))
             painter.drawRoundedRect(fill, radius, radius)
 
@@ -141,8 +142,9 @@ class RecordBar(QWidget):
         self.test_button.setObjectName("testMicrophone")
         self.test_button.setAccessibleName("Test microphone")
         self.test_button.setCheckable(True)
-        self.test_button.setToolTip("Show the chosen microphone's level now, before dictating "
-                                    "(nothing is recorded; press again to stop)")
+        self.test_button.setToolTip(
+            "Show the chosen microphone's level now, before dictating (nothing is recorded; press again to stop)"
+        )
         self.microphone_problem = QLabel(self)
         self.microphone_problem.setObjectName("microphoneProblem")
         self.microphone_problem.setAccessibleName("Microphone test")
@@ -219,7 +221,8 @@ class RecordBar(QWidget):
         """One quiet line under the meter (cut to the menu's width, whole in its tooltip); "" hides it."""
         width = max(self.devices.width(), self.devices.sizeHint().width())
         self.microphone_problem.setText(
-            self.microphone_problem.fontMetrics().elidedText(problem, Qt.TextElideMode.ElideRight, width))
+            self.microphone_problem.fontMetrics().elidedText(problem, Qt.TextElideMode.ElideRight, width)
+        )
         self.microphone_problem.setToolTip(problem)
         self.microphone_problem.setAccessibleDescription(problem)
         self.microphone_problem.setVisible(bool(problem))

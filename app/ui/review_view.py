@@ -33,8 +33,10 @@ from app.ui.segment_editor import SegmentEditor
 
 log = logging.getLogger(__name__)
 
-NO_DICTATION_AUDIO = ("No audio was kept for this dictation. To hear dictations again, turn on Settings > "
-                      "Dictation > Keep dictation audio for playback.")
+NO_DICTATION_AUDIO = (
+    "No audio was kept for this dictation. To hear dictations again, turn on Settings > "
+    "Dictation > Keep dictation audio for playback."
+)
 
 
 def audio_hint(document: ReviewDocument) -> str:
@@ -53,8 +55,13 @@ class ReviewView(QDialog):
 
     saved = Signal()
 
-    def __init__(self, document: ReviewDocument, history: HistoryStore, playback: PlaybackController | None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        document: ReviewDocument,
+        history: HistoryStore,
+        playback: PlaybackController | None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.document, self.history, self.playback = document, history, playback
         self.setWindowTitle(document.title)
@@ -78,8 +85,7 @@ class ReviewView(QDialog):
         self._load(document, entry.original if entry and entry.edited else "")
 
     def _build(self, in_history: bool) -> None:
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close,
-                                   self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setEnabled(in_history)
         self.play_button = QPushButton("Play from cursor", self)

@@ -105,8 +105,14 @@ class SegmentEditor(QPlainTextEdit):
         top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
         while block.isValid() and top <= event.rect().bottom():
             if block.isVisible():
-                painter.drawText(0, top, gutter.width() - GUTTER_PADDING, self.fontMetrics().height(),
-                                 Qt.AlignmentFlag.AlignRight, self._label(block.blockNumber()))
+                painter.drawText(
+                    0,
+                    top,
+                    gutter.width() - GUTTER_PADDING,
+                    self.fontMetrics().height(),
+                    Qt.AlignmentFlag.AlignRight,
+                    self._label(block.blockNumber()),
+                )
             top += round(self.blockBoundingRect(block).height())
             block = block.next()
         painter.end()
@@ -135,12 +141,17 @@ class SegmentEditor(QPlainTextEdit):
         if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             return True
         if spans:
-            return bool(e.text()) or e.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or e.matches(
-                QKeySequence.StandardKey.Cut) or e.matches(QKeySequence.StandardKey.Paste)
+            return (
+                bool(e.text())
+                or e.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete)
+                or e.matches(QKeySequence.StandardKey.Cut)
+                or e.matches(QKeySequence.StandardKey.Paste)
+            )
         if cursor.hasSelection():
             return False
-        return ((e.key() == Qt.Key.Key_Backspace and cursor.atBlockStart())
-                or (e.key() == Qt.Key.Key_Delete and cursor.atBlockEnd()))
+        return (e.key() == Qt.Key.Key_Backspace and cursor.atBlockStart()) or (
+            e.key() == Qt.Key.Key_Delete and cursor.atBlockEnd()
+        )
 
     def insertFromMimeData(self, source: QMimeData) -> None:
         cursor = self.textCursor()

@@ -60,9 +60,11 @@ def vocabulary_boost_box(boost: float, parent: QWidget) -> QDoubleSpinBox:
     box.setDecimals(1)
     box.setValue(boost)
     box.setSpecialValueText("Off")  # 0: the words are not favoured
-    box.setToolTip(f"{DEFAULT_VOCABULARY_BOOST:g} (the default) about doubles how often listed names are written "
-                   "right without writing them where they were not said; higher finds more of them but "
-                   "may write one where a similar word was said")
+    box.setToolTip(
+        f"{DEFAULT_VOCABULARY_BOOST:g} (the default) about doubles how often listed names are written "
+        "right without writing them where they were not said; higher finds more of them but "
+        "may write one where a similar word was said"
+    )
     return box
 
 
@@ -72,8 +74,7 @@ def runs_on_cpu(provider: str | None, available: list[str]) -> bool:
     return chosen == "cpu"
 
 
-def fill_precisions(combo: QComboBox, support: Mapping[Precision, str | None], on_cpu: bool,
-                    current: str) -> None:
+def fill_precisions(combo: QComboBox, support: Mapping[Precision, str | None], on_cpu: bool, current: str) -> None:
     """The precisions that run here, each with what it costs; fp16 is left out on a CPU, where
     onnxruntime emulates it (slower than fp32), unless it is the saved choice."""
     combo.clear()

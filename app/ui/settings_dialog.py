@@ -200,8 +200,9 @@ class SettingsDialog(QDialog):
             return
         self.message.setText("")
         self.import_panel.starting(Path(folder))
-        self._import = self.controller.library.import_folder(Path(folder), self.import_panel.chosen_name(),
-                                                             self.import_panel.show_step)
+        self._import = self.controller.library.import_folder(
+            Path(folder), self.import_panel.chosen_name(), self.import_panel.show_step
+        )
         self.import_panel.follow(self._import)
         self._import.succeeded.connect(self._imported)
         self._import.failed.connect(lambda error: self._import_done(import_error_text(str(error), Path(folder))))

@@ -74,15 +74,24 @@ def apply_theme(app: QApplication) -> None:
 
 
 DARK_COLOURS = {
-    QPalette.ColorRole.Window: "#1f2023", QPalette.ColorRole.WindowText: "#e8e8ea",
-    QPalette.ColorRole.Base: "#17181a", QPalette.ColorRole.AlternateBase: "#232427",
-    QPalette.ColorRole.Text: "#e8e8ea", QPalette.ColorRole.Button: "#2a2b2f",
-    QPalette.ColorRole.ButtonText: "#e8e8ea", QPalette.ColorRole.ToolTipBase: "#2a2b2f",
-    QPalette.ColorRole.ToolTipText: "#e8e8ea", QPalette.ColorRole.PlaceholderText: "#8a8f98",
-    QPalette.ColorRole.Highlight: ACCENT, QPalette.ColorRole.HighlightedText: "#ffffff",
-    QPalette.ColorRole.Light: "#3a3b40", QPalette.ColorRole.Midlight: "#303136",
-    QPalette.ColorRole.Mid: "#55575c", QPalette.ColorRole.Dark: "#111214",
-    QPalette.ColorRole.Shadow: "#000000", QPalette.ColorRole.Link: "#8b98ff",
+    QPalette.ColorRole.Window: "#1f2023",
+    QPalette.ColorRole.WindowText: "#e8e8ea",
+    QPalette.ColorRole.Base: "#17181a",
+    QPalette.ColorRole.AlternateBase: "#232427",
+    QPalette.ColorRole.Text: "#e8e8ea",
+    QPalette.ColorRole.Button: "#2a2b2f",
+    QPalette.ColorRole.ButtonText: "#e8e8ea",
+    QPalette.ColorRole.ToolTipBase: "#2a2b2f",
+    QPalette.ColorRole.ToolTipText: "#e8e8ea",
+    QPalette.ColorRole.PlaceholderText: "#8a8f98",
+    QPalette.ColorRole.Highlight: ACCENT,
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.Light: "#3a3b40",
+    QPalette.ColorRole.Midlight: "#303136",
+    QPalette.ColorRole.Mid: "#55575c",
+    QPalette.ColorRole.Dark: "#111214",
+    QPalette.ColorRole.Shadow: "#000000",
+    QPalette.ColorRole.Link: "#8b98ff",
 }
 
 
@@ -116,4 +125,5 @@ def follow_theme_setting(controller: object) -> None:
         return
     use_theme(app, controller.settings.window.theme)  # type: ignore[attr-defined]
     controller.settings_changed.connect(  # type: ignore[attr-defined]
-        lambda settings: use_theme(app, settings.window.theme))
+        lambda settings: use_theme(app, settings.window.theme)
+    )

@@ -167,7 +167,7 @@ class TranscriptView(QTextEdit):
         """Replace `edit.before` at `edit.start` by `edit.after`; False when it is not there."""
         raw = self.document().toRawText().encode("utf-16-le")
         end = edit.start + utf16_len(edit.before)
-        if end > self._tail_start() or raw[2 * edit.start:2 * end].decode("utf-16-le") != edit.before:
+        if end > self._tail_start() or raw[2 * edit.start : 2 * end].decode("utf-16-le") != edit.before:
             return False
         cursor = QTextCursor(self.document())
         cursor.setPosition(edit.start)
@@ -245,8 +245,11 @@ class TranscriptView(QTextEdit):
 
     def _set_editable(self, editable: bool) -> None:
         self.setReadOnly(not editable)
-        flags = Qt.TextInteractionFlag.TextEditorInteraction if editable else (
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        flags = (
+            Qt.TextInteractionFlag.TextEditorInteraction
+            if editable
+            else (Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        )
         self.setTextInteractionFlags(flags)
 
     def _on_contents_changed(self) -> None:
@@ -298,4 +301,3 @@ class TranscriptView(QTextEdit):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._recolour()
-

@@ -33,13 +33,22 @@ class TranscriptionSettingsPage(QWidget):
         self.vocabulary.setFixedHeight(72)
         self.vocabulary_boost = vocabulary_boost_box(settings.decode.vocabulary_boost, self)
         self.beam = file_accuracy_combo(settings.decode.file_beam_size, self)
-        self.language_hint = QLabel("This model understands English only: pick a multilingual "
-                                    "model for other languages and translation.", self)
+        self.language_hint = QLabel(
+            "This model understands English only: pick a multilingual model for other languages and translation.", self
+        )
         self.language_hint.setObjectName("muted")
         self.language_hint.setWordWrap(True)
-        form_page(self, [("Language", self.language), ("Task", self.task), ("", self.language_hint),
-                         ("Vocabulary", self.vocabulary), ("Favour these words", self.vocabulary_boost),
-                         ("Accuracy for files", self.beam)])
+        form_page(
+            self,
+            [
+                ("Language", self.language),
+                ("Task", self.task),
+                ("", self.language_hint),
+                ("Vocabulary", self.vocabulary),
+                ("Favour these words", self.vocabulary_boost),
+                ("Accuracy for files", self.beam),
+            ],
+        )
 
     def show_multilingual(self, multilingual: bool) -> None:
         """Language and task apply to a multilingual model only; an English-only one says so."""

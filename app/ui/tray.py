@@ -20,8 +20,10 @@ TRAY_ICON = {
 
 
 STILL_RUNNING_TITLE = "Earshot is still running"
-STILL_RUNNING_TEXT = ("It is here in the tray, so the global hotkey still works. Click the icon to open the "
-                      "window; quit from its menu. In Settings, closing the window can quit instead.")
+STILL_RUNNING_TEXT = (
+    "It is here in the tray, so the global hotkey still works. Click the icon to open the "
+    "window; quit from its menu. In Settings, closing the window can quit instead."
+)
 
 
 class Tray(QObject):

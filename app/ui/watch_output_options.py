@@ -11,8 +11,12 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 
 from app.settings.schema import WATCH_FORMATS, WatchFolder
 
-FORMAT_LABELS = {"txt": "Text (.txt)", "srt": "Subtitles (.srt)", "vtt": "Web subtitles (.vtt)",
-                 "json": "JSON with times (.json)"}
+FORMAT_LABELS = {
+    "txt": "Text (.txt)",
+    "srt": "Subtitles (.srt)",
+    "vtt": "Web subtitles (.vtt)",
+    "json": "JSON with times (.json)",
+}
 BESIDE = "Beside each media file"
 
 FolderPrompt = Callable[[QWidget], str]

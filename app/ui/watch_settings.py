@@ -20,9 +20,12 @@ class WatchFoldersPage(QWidget):
         super().__init__(parent)
         self.choose_folder: FolderPrompt = _folder_dialog
         self.folders = copy.deepcopy(folders)  # row i of the list is folders[i]
-        intro = QLabel("New or changed audio and video files in these folders (and the folders inside them) "
-                       "are transcribed once they stop growing; a file already transcribed is left alone. "
-                       "Each transcript goes to the History and into the files chosen below.", self)
+        intro = QLabel(
+            "New or changed audio and video files in these folders (and the folders inside them) "
+            "are transcribed once they stop growing; a file already transcribed is left alone. "
+            "Each transcript goes to the History and into the files chosen below.",
+            self,
+        )
         intro.setWordWrap(True)
         intro.setObjectName("muted")
         self.list = QListWidget(self)

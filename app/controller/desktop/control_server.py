@@ -57,10 +57,14 @@ def _private_socket_folder(folder: Path) -> Path:
         raise ControlError(f"cannot create the control folder {folder}: {exc.strerror or exc}") from exc
     info = folder.lstat()
     problem = (
-        "is a symbolic link" if stat.S_ISLNK(info.st_mode)
-        else "is not a folder" if not stat.S_ISDIR(info.st_mode)
-        else "belongs to another user" if info.st_uid != os.getuid()
-        else f"is not private (mode {stat.S_IMODE(info.st_mode):o}, not 700)" if stat.S_IMODE(info.st_mode) != 0o700
+        "is a symbolic link"
+        if stat.S_ISLNK(info.st_mode)
+        else "is not a folder"
+        if not stat.S_ISDIR(info.st_mode)
+        else "belongs to another user"
+        if info.st_uid != os.getuid()
+        else f"is not private (mode {stat.S_IMODE(info.st_mode):o}, not 700)"
+        if stat.S_IMODE(info.st_mode) != 0o700
         else None
     )
     if problem:

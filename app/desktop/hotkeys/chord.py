@@ -4,11 +4,34 @@ say what is wrong next to the field instead of after the dialog closed (Qt-free)
 from __future__ import annotations
 
 MODIFIERS: frozenset[str] = frozenset({"ctrl", "control", "shift", "alt", "super", "meta", "win", "cmd"})
-NAMED_KEYS: frozenset[str] = frozenset({
-    "space", "return", "enter", "tab", "escape", "esc", "insert", "delete", "home", "end", "pause",
-    "scroll_lock", "print", "page_up", "page_down", "prior", "next", "up", "down", "left", "right",
-    "backspace", "menu", *(f"f{n}" for n in range(1, 25)),
-})
+NAMED_KEYS: frozenset[str] = frozenset(
+    {
+        "space",
+        "return",
+        "enter",
+        "tab",
+        "escape",
+        "esc",
+        "insert",
+        "delete",
+        "home",
+        "end",
+        "pause",
+        "scroll_lock",
+        "print",
+        "page_up",
+        "page_down",
+        "prior",
+        "next",
+        "up",
+        "down",
+        "left",
+        "right",
+        "backspace",
+        "menu",
+        *(f"f{n}" for n in range(1, 25)),
+    }
+)
 """Key names every listener understands (X11 keysym names, lower case)."""
 
 

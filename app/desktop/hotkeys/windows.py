@@ -17,8 +17,14 @@ from app.desktop.hotkeys.base import Callback, HotkeyError
 _MODS = {"alt": 0x1, "ctrl": 0x2, "control": 0x2, "shift": 0x4, "super": 0x8, "win": 0x8, "meta": 0x8, "cmd": 0x8}
 _MOD_NOREPEAT = 0x4000
 _WM_HOTKEY, _WM_QUIT = 0x0312, 0x0012
-_VK = {"space": 0x20, "insert": 0x2D, "pause": 0x13, "scroll_lock": 0x91, "return": 0x0D,
-       **{f"f{n}": 0x6F + n for n in range(1, 25)}}
+_VK = {
+    "space": 0x20,
+    "insert": 0x2D,
+    "pause": 0x13,
+    "scroll_lock": 0x91,
+    "return": 0x0D,
+    **{f"f{n}": 0x6F + n for n in range(1, 25)},
+}
 _RELEASE_POLL_S = 0.02
 _HOTKEY_ID = 0x4541  # any id unique within this thread
 

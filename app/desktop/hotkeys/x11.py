@@ -22,8 +22,16 @@ try:
 except ImportError:
     Display = None
 
-_MODIFIER_MASKS = {"ctrl": "ControlMask", "control": "ControlMask", "shift": "ShiftMask", "alt": "Mod1Mask",
-                   "super": "Mod4Mask", "meta": "Mod4Mask", "win": "Mod4Mask", "cmd": "Mod4Mask"}
+_MODIFIER_MASKS = {
+    "ctrl": "ControlMask",
+    "control": "ControlMask",
+    "shift": "ShiftMask",
+    "alt": "Mod1Mask",
+    "super": "Mod4Mask",
+    "meta": "Mod4Mask",
+    "win": "Mod4Mask",
+    "cmd": "Mod4Mask",
+}
 POLL_S = 0.1  # how often the thread checks whether it should stop
 REPEAT_WINDOW_S = 0.03  # a press this soon after a release with the same timestamp is key-repeat
 
@@ -117,8 +125,12 @@ class X11Hotkey:
                 self._on_press()
             return
         following = self._next_event_within(REPEAT_WINDOW_S)
-        repeat = (following is not None and following.type == X.KeyPress
-                  and following.detail == self._keycode and following.time == event.time)
+        repeat = (
+            following is not None
+            and following.type == X.KeyPress
+            and following.detail == self._keycode
+            and following.time == event.time
+        )
         if repeat:
             return  # key-repeat while held: still down
         self._down = False

@@ -36,13 +36,21 @@ class KeyboardBackend(Protocol):
     def close(self) -> None: ...
 
 
-MODIFIER_NAMES = {"ctrl": "Control_L", "control": "Control_L", "shift": "Shift_L", "alt": "Alt_L",
-                  "super": "Super_L", "meta": "Super_L", "win": "Super_L", "cmd": "Super_L"}
+MODIFIER_NAMES = {
+    "ctrl": "Control_L",
+    "control": "Control_L",
+    "shift": "Shift_L",
+    "alt": "Alt_L",
+    "super": "Super_L",
+    "meta": "Super_L",
+    "win": "Super_L",
+    "cmd": "Super_L",
+}
 """Chord modifier words -> X11 key names (the other backends map the same words)."""
 
 
 def split_chord(chord: str) -> tuple[list[str], str]:
-    """"ctrl+shift+v" -> (["ctrl", "shift"], "v"); modifiers lower-cased, the key as written."""
+    """ "ctrl+shift+v" -> (["ctrl", "shift"], "v"); modifiers lower-cased, the key as written."""
     parts = [p.strip() for p in chord.split("+") if p.strip()]
     if not parts:
         raise OutputError(f"empty key chord {chord!r}")

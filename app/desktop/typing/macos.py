@@ -16,8 +16,16 @@ from typing import Any
 from app.desktop.typing.base import OutputError, split_chord
 
 _HID_EVENT_TAP = 0
-_FLAGS = {"cmd": 1 << 20, "super": 1 << 20, "meta": 1 << 20, "win": 1 << 20, "ctrl": 1 << 18,
-          "control": 1 << 18, "alt": 1 << 19, "shift": 1 << 17}
+_FLAGS = {
+    "cmd": 1 << 20,
+    "super": 1 << 20,
+    "meta": 1 << 20,
+    "win": 1 << 20,
+    "ctrl": 1 << 18,
+    "control": 1 << 18,
+    "alt": 1 << 19,
+    "shift": 1 << 17,
+}
 _KEYCODES = {"v": 9, "return": 36, "tab": 48, "insert": 114}  # US virtual key codes (Events.h)
 _CHUNK = 20  # CGEventKeyboardSetUnicodeString takes at most 20 UTF-16 units per event
 
@@ -32,8 +40,10 @@ class CGEventKeyboard:
             raise OutputError("CGEvent exists on macOS only")
         lib: Any = ctypes.cdll.LoadLibrary(ctypes.util.find_library("ApplicationServices") or "")
         if not lib.AXIsProcessTrusted():
-            raise OutputError("allow Earshot under System Settings > Privacy & Security > Accessibility, "
-                              "then restart it, to type into other apps")
+            raise OutputError(
+                "allow Earshot under System Settings > Privacy & Security > Accessibility, "
+                "then restart it, to type into other apps"
+            )
         lib.CGEventCreateKeyboardEvent.restype = ctypes.c_void_p
         lib.CGEventCreateKeyboardEvent.argtypes = [ctypes.c_void_p, ctypes.c_uint16, ctypes.c_bool]
         lib.CGEventKeyboardSetUnicodeString.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_void_p]

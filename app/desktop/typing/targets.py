@@ -15,13 +15,45 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 PRIMARY_TERMINALS = frozenset({"xterm", "uxterm", "urxvt", "rxvt", "st", "st-256color", "eterm", "aterm"})
-CLIPBOARD_TERMINALS = frozenset({
-    "gnome-terminal", "gnome-terminal-server", "org.gnome.console", "kgx", "org.gnome.ptyxis", "ptyxis",
-    "konsole", "yakuake", "xfce4-terminal", "mate-terminal", "lxterminal", "qterminal", "terminator",
-    "tilix", "alacritty", "kitty", "wezterm", "org.wezfurlong.wezterm", "foot", "footclient", "ghostty",
-    "com.mitchellh.ghostty", "terminology", "sakura", "guake", "tilda", "termite", "cool-retro-term",
-    "deepin-terminal", "blackbox", "com.raggesilver.blackbox", "contour", "rio", "warp", "tabby",
-})
+CLIPBOARD_TERMINALS = frozenset(
+    {
+        "gnome-terminal",
+        "gnome-terminal-server",
+        "org.gnome.console",
+        "kgx",
+        "org.gnome.ptyxis",
+        "ptyxis",
+        "konsole",
+        "yakuake",
+        "xfce4-terminal",
+        "mate-terminal",
+        "lxterminal",
+        "qterminal",
+        "terminator",
+        "tilix",
+        "alacritty",
+        "kitty",
+        "wezterm",
+        "org.wezfurlong.wezterm",
+        "foot",
+        "footclient",
+        "ghostty",
+        "com.mitchellh.ghostty",
+        "terminology",
+        "sakura",
+        "guake",
+        "tilda",
+        "termite",
+        "cool-retro-term",
+        "deepin-terminal",
+        "blackbox",
+        "com.raggesilver.blackbox",
+        "contour",
+        "rio",
+        "warp",
+        "tabby",
+    }
+)
 
 
 @dataclass(frozen=True)

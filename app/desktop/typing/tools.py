@@ -12,8 +12,9 @@ TOOL_TIMEOUT_S = 30.0
 
 def _run(argv: list[str], stdin: str | None = None) -> None:
     try:
-        result = subprocess.run(argv, input=stdin, capture_output=True, text=True, encoding="utf-8",
-                                timeout=TOOL_TIMEOUT_S, check=False)
+        result = subprocess.run(
+            argv, input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=TOOL_TIMEOUT_S, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OutputError(f"{argv[0]} failed: {exc}") from exc
     if result.returncode != 0:

@@ -17,8 +17,9 @@ class TakeBackRefusal(enum.Enum):
 
     UNKNOWN_WINDOW = "Earshot cannot tell which window has the focus here, so it leaves the typed text as it is."
     OTHER_WINDOW = "The text was typed into another window, so Earshot leaves it as it is."
-    FOCUS_LEFT = ("The focus left that window since (something may have been typed there),"
-                  " so Earshot leaves the text as it is.")
+    FOCUS_LEFT = (
+        "The focus left that window since (something may have been typed there), so Earshot leaves the text as it is."
+    )
     CHANGED = "That window's text no longer ends with those words, so Earshot leaves it as it is."
     BUSY = "Earshot is still pasting, so it leaves the text as it is."
 
@@ -67,5 +68,5 @@ class TypedRecord:
             return TakeBack(refused=self._lost or TakeBackRefusal.OTHER_WINDOW)
         if not removed or not self._text.endswith(removed):
             return TakeBack(refused=TakeBackRefusal.CHANGED)
-        self._text = self._text[:len(self._text) - len(removed)] + inserted
+        self._text = self._text[: len(self._text) - len(removed)] + inserted
         return TakeBack(len(removed), inserted)

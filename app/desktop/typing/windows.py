@@ -18,13 +18,30 @@ from app.desktop.typing.base import OutputError, split_chord
 _INPUT_KEYBOARD = 1
 _KEYEVENTF_KEYUP = 0x0002
 _KEYEVENTF_UNICODE = 0x0004
-_VK = {"ctrl": 0x11, "control": 0x11, "shift": 0x10, "alt": 0x12, "super": 0x5B, "win": 0x5B,
-       "meta": 0x5B, "cmd": 0x5B, "insert": 0x2D, "return": 0x0D, "enter": 0x0D, "tab": 0x09}
+_VK = {
+    "ctrl": 0x11,
+    "control": 0x11,
+    "shift": 0x10,
+    "alt": 0x12,
+    "super": 0x5B,
+    "win": 0x5B,
+    "meta": 0x5B,
+    "cmd": 0x5B,
+    "insert": 0x2D,
+    "return": 0x0D,
+    "enter": 0x0D,
+    "tab": 0x09,
+}
 
 
 class _KeybdInput(ctypes.Structure):
-    _fields_ = [("wVk", wintypes.WORD), ("wScan", wintypes.WORD), ("dwFlags", wintypes.DWORD),
-                ("time", wintypes.DWORD), ("dwExtraInfo", ctypes.c_size_t)]
+    _fields_ = [
+        ("wVk", wintypes.WORD),
+        ("wScan", wintypes.WORD),
+        ("dwFlags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ctypes.c_size_t),
+    ]
 
 
 class _InputUnion(ctypes.Union):
@@ -58,8 +75,10 @@ class SendInputKeyboard:
             if unit == 0x0A:  # a new line is the Enter key, not a character
                 events += [_key(vk=0x0D), _key(vk=0x0D, flags=_KEYEVENTF_KEYUP)]
             else:
-                events += [_key(scan=unit, flags=_KEYEVENTF_UNICODE),
-                           _key(scan=unit, flags=_KEYEVENTF_UNICODE | _KEYEVENTF_KEYUP)]
+                events += [
+                    _key(scan=unit, flags=_KEYEVENTF_UNICODE),
+                    _key(scan=unit, flags=_KEYEVENTF_UNICODE | _KEYEVENTF_KEYUP),
+                ]
         self._post(events)
 
     def send_keys(self, chord: str) -> None:

@@ -34,9 +34,7 @@ class _Cursor:
 
     def take(self, n: int) -> memoryview:
         if self.pos + n > len(self.data):
-            raise ModelFormatError(
-                f"{self.path} is truncated ({len(self.data)} bytes; needs more than {self.pos + n})"
-            )
+            raise ModelFormatError(f"{self.path} is truncated ({len(self.data)} bytes; needs more than {self.pos + n})")
         view = memoryview(self.data)[self.pos : self.pos + n]
         self.pos += n
         return view

@@ -41,8 +41,9 @@ def _positions(g: GraphBuilder, tokens: str, past_k0: str) -> str:
     return g.op1("Range", [past_len, end, g.const("one", np.array(1, dtype=np.int64))])
 
 
-def _self_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int, heads: int,
-                    cache_indices: str) -> tuple[str, str, str]:
+def _self_attention(
+    g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int, heads: int, cache_indices: str
+) -> tuple[str, str, str]:
     prefix = f"decoder/layer_{layer}/self_attention"
     h = g.layer_norm(x, t[f"{prefix}/layer_norm/gamma"], t[f"{prefix}/layer_norm/beta"], prefix)
     qkv = g.linear(h, t[f"{prefix}/linear_0/weight"], t[f"{prefix}/linear_0/bias"], f"{prefix}.qkv")
@@ -51,8 +52,12 @@ def _self_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: 
     past_k = g.op1("Gather", [f"past_k_{layer}", cache_indices], axis=0)
     past_v = g.op1("Gather", [f"past_v_{layer}", cache_indices], axis=0)
     attn, present_k, present_v = g.op(
-        "MultiHeadAttention", [q, k, v, "", "", "", past_k, past_v], 3,
-        domain=MS_DOMAIN, num_heads=heads, unidirectional=1,
+        "MultiHeadAttention",
+        [q, k, v, "", "", "", past_k, past_v],
+        3,
+        domain=MS_DOMAIN,
+        num_heads=heads,
+        unidirectional=1,
     )
     out = g.linear(attn, t[f"{prefix}/linear_1/weight"], t[f"{prefix}/linear_1/bias"], f"{prefix}.out")
     return g.op1("Add", [x, out]), present_k, present_v
@@ -61,14 +66,19 @@ def _self_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: 
 def _grouped_query_shape(g: GraphBuilder, heads: int, head_dim: int) -> str:
     """[audio_batch, -1, heads, head_dim]: the queries of all rows that share one audio as one
     sequence, split into heads."""
-    audio_batch = g.op1("Slice", [g.op1("Shape", ["cross_k_0"]), g.const("zero_1d", np.array([0], np.int64)),
-                                  g.const("one_1d", np.array([1], np.int64))])
+    audio_batch = g.op1(
+        "Slice",
+        [
+            g.op1("Shape", ["cross_k_0"]),
+            g.const("zero_1d", np.array([0], np.int64)),
+            g.const("one_1d", np.array([1], np.int64)),
+        ],
+    )
     rest = g.const("grouped_rest", np.array([-1, heads, head_dim], dtype=np.int64))
     return g.op1("Concat", [audio_batch, rest], axis=0)
 
 
-def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int,
-                     grouped_shape: str) -> str:
+def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer: int, grouped_shape: str) -> str:
     """Cross-attention without a copy of the audio's K/V per row: the queries of the rows that
     share an audio are attended as one longer query sequence (no mask, so rows stay independent);
     beam search at 5 beams reads the 1500-position K/V once per step instead of 5 times.
@@ -83,8 +93,11 @@ def _cross_attention(g: GraphBuilder, x: str, t: dict[str, NDArray[Any]], layer:
     q_heads = g.op1("Transpose", [grouped], perm=[0, 2, 1, 3])
     # Named, so the word-timing graph (app/engine/runtime/alignment_graph.py) can return it; this graph does not.
     weights = cross_weights_name(layer)
-    g.nodes.append(helper.make_node("Softmax", [g.op1("MatMul", [q_heads, f"cross_k_{layer}"])], [weights],
-                                    name=g.fresh("Softmax"), axis=-1))
+    g.nodes.append(
+        helper.make_node(
+            "Softmax", [g.op1("MatMul", [q_heads, f"cross_k_{layer}"])], [weights], name=g.fresh("Softmax"), axis=-1
+        )
+    )
     attn = g.op1("Transpose", [g.op1("MatMul", [weights, f"cross_v_{layer}"])], perm=[0, 2, 1, 3])
     attn = g.op1("Reshape", [attn, g.op1("Shape", [q])])  # back to [batch, n_tokens, state]
     out = g.linear(attn, t[f"{prefix}/linear_2/weight"], t[f"{prefix}/linear_2/bias"], f"{prefix}.out")
@@ -105,8 +118,9 @@ def _declare_inputs(g: GraphBuilder, weights: WhisperWeights) -> None:
             g.add_input(f"cross_{kind}_{i}", g.onnx_dtype, ["audio_batch", dims.n_text_head, *axes])
 
 
-def build_decoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32,
-                  separate_projection: bool = False) -> onnx.ModelProto:
+def build_decoder(
+    weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32, separate_projection: bool = False
+) -> onnx.ModelProto:
     """`separate_projection` gives the vocabulary projection its own [state, vocab] MatMul weight
     (a copy of the embedding) so weight quantizers, which only rewrite MatMul, can shrink the
     largest tensor the decoder reads every step; otherwise the embedding is shared (Gemm transB)."""

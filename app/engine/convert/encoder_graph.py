@@ -49,8 +49,11 @@ def _conv_stem(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]]) -> str:
     for i, stride in ((1, 1), (2, 2)):
         conv = g.op1(
             "Conv",
-            [x, g.weight(f"conv{i}.weight", t[f"encoder/conv{i}/weight"]),
-             g.weight(f"conv{i}.bias", t[f"encoder/conv{i}/bias"])],
+            [
+                x,
+                g.weight(f"conv{i}.weight", t[f"encoder/conv{i}/weight"]),
+                g.weight(f"conv{i}.bias", t[f"encoder/conv{i}/bias"]),
+            ],
             pads=[1, 1],
             strides=[stride],
         )
@@ -74,18 +77,30 @@ def _conv_stem_as_matmuls(g: GraphBuilder, mel: str, t: dict[str, NDArray[Any]])
     padded = g.op1("Pad", [x, pads])  # [batch, 3002, state]
     state = t["encoder/conv2/bias"].shape[0]
     pairs = g.op1("Reshape", [padded, g.const("stem.pairs", np.array([0, 1501, 2 * state], dtype=np.int64))])
-    next_frame = g.op1("Slice", [_time_slice(g, pairs, 1, 1501), g.const("stem.zero", np.array([0], np.int64)),
-                                 g.const("stem.state", np.array([state], np.int64)),
-                                 g.const("stem.axis2", np.array([2], np.int64))])
+    next_frame = g.op1(
+        "Slice",
+        [
+            _time_slice(g, pairs, 1, 1501),
+            g.const("stem.zero", np.array([0], np.int64)),
+            g.const("stem.state", np.array([state], np.int64)),
+            g.const("stem.axis2", np.array([2], np.int64)),
+        ],
+    )
     windows = g.op1("Concat", [_time_slice(g, pairs, 0, 1500), next_frame], axis=2)  # [batch, 1500, 3 x state]
     return _stem_matmul(g, windows, t, 2)
 
 
 def _time_slice(g: GraphBuilder, x: str, start: int, end: int) -> str:
     """x[:, start:end] along the time axis (1)."""
-    return g.op1("Slice", [x, g.const(g.fresh("start"), np.array([start], np.int64)),
-                           g.const(g.fresh("end"), np.array([end], np.int64)),
-                           g.const("stem.axis1", np.array([1], np.int64))])
+    return g.op1(
+        "Slice",
+        [
+            x,
+            g.const(g.fresh("start"), np.array([start], np.int64)),
+            g.const(g.fresh("end"), np.array([end], np.int64)),
+            g.const("stem.axis1", np.array([1], np.int64)),
+        ],
+    )
 
 
 def _stem_matmul(g: GraphBuilder, windows: str, t: dict[str, NDArray[Any]], i: int) -> str:
@@ -96,8 +111,9 @@ def _stem_matmul(g: GraphBuilder, windows: str, t: dict[str, NDArray[Any]], i: i
     return g.op1("BiasGelu", [y, g.weight(f"conv{i}.bias", t[f"encoder/conv{i}/bias"])], domain=MS_DOMAIN)
 
 
-def build_encoder(weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32,
-                  stem_as_matmuls: bool = False) -> onnx.ModelProto:
+def build_encoder(
+    weights: WhisperWeights, dtype: type[np.floating[Any]] = np.float32, stem_as_matmuls: bool = False
+) -> onnx.ModelProto:
     """`stem_as_matmuls`: the conv stem as MatMuls (for graphs whose MatMuls are quantized)."""
     dims, t = weights.dims, weights.tensors
     g = GraphBuilder("whisper_encoder", dtype)
@@ -129,16 +145,20 @@ def _cross_kv_outputs(g: GraphBuilder, x: str, weights: WhisperWeights) -> None:
     dims, t = weights.dims, weights.tensors
     d, heads = dims.n_text_state, dims.n_text_head
     head_dim = d // heads
-    scale = head_dim ** -0.5
-    shapes: dict[str, list[int | str]] = {"k": ["batch", heads, head_dim, dims.n_audio_ctx],
-                                          "v": ["batch", heads, dims.n_audio_ctx, head_dim]}
+    scale = head_dim**-0.5
+    shapes: dict[str, list[int | str]] = {
+        "k": ["batch", heads, head_dim, dims.n_audio_ctx],
+        "v": ["batch", heads, dims.n_audio_ctx, head_dim],
+    }
     perms = {"k": [0, 2, 3, 1], "v": [0, 2, 1, 3]}
     for i in range(dims.n_text_layer):
         w = t[f"decoder/layer_{i}/attention/linear_1/weight"]  # [2 * state, state]: K rows, then V rows
         b = t[f"decoder/layer_{i}/attention/linear_1/bias"]
         for j, kind in enumerate(("k", "v")):
             factor = scale if kind == "k" else 1.0
-            projected = g.linear(x, w[j * d : (j + 1) * d] * factor, b[j * d : (j + 1) * d] * factor,
-                                 f"cross_{kind}_{i}")
-            g.add_output(_to_heads(g, projected, heads, head_dim, perms[kind]), f"cross_{kind}_{i}",
-                         g.onnx_dtype, shapes[kind])
+            projected = g.linear(
+                x, w[j * d : (j + 1) * d] * factor, b[j * d : (j + 1) * d] * factor, f"cross_{kind}_{i}"
+            )
+            g.add_output(
+                _to_heads(g, projected, heads, head_dim, perms[kind]), f"cross_{kind}_{i}", g.onnx_dtype, shapes[kind]
+            )

@@ -54,9 +54,7 @@ class GraphBuilder:
 
     def op(self, op_type: str, inputs: list[str], n_out: int = 1, domain: str = "", **attrs: Any) -> list[str]:
         outputs = [self.fresh(op_type.lower()) for _ in range(n_out)]
-        self.nodes.append(
-            helper.make_node(op_type, inputs, outputs, name=self.fresh(op_type), domain=domain, **attrs)
-        )
+        self.nodes.append(helper.make_node(op_type, inputs, outputs, name=self.fresh(op_type), domain=domain, **attrs))
         return outputs
 
     def op1(self, op_type: str, inputs: list[str], domain: str = "", **attrs: Any) -> str:

@@ -56,12 +56,15 @@ class ModelFacts:
         )
 
 
-DEFAULT_HEADS_NOTE = ("default: every head of the decoder's last half of layers (the model names no "
-                      "alignment heads), as openai/whisper does; word times are less precise")
+DEFAULT_HEADS_NOTE = (
+    "default: every head of the decoder's last half of layers (the model names no "
+    "alignment heads), as openai/whisper does; word times are less precise"
+)
 
 
 def default_alignment_heads(dims: WhisperDims) -> list[tuple[int, int]]:
     """openai/whisper's fallback when a model has no alignment heads: all heads of the layers
     from n_text_layer // 2 on."""
-    return [(layer, head) for layer in range(dims.n_text_layer // 2, dims.n_text_layer)
-            for head in range(dims.n_text_head)]
+    return [
+        (layer, head) for layer in range(dims.n_text_layer // 2, dims.n_text_layer) for head in range(dims.n_text_head)
+    ]

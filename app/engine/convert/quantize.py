@@ -66,9 +66,19 @@ def share_embedding(decoder: onnx.ModelProto) -> onnx.ModelProto:
     index = list(graph.node).index(gather)
     for node in (cast, gather):
         graph.node.remove(node)
-    graph.node.insert(index, helper.make_node(
-        "GatherBlockQuantized", [proj.input[1], gather.input[1], "decoder.embedding_scales"], [rows],
-        domain="com.microsoft", gather_axis=0, quantize_axis=2, block_size=blocks[2], bits=8))
+    graph.node.insert(
+        index,
+        helper.make_node(
+            "GatherBlockQuantized",
+            [proj.input[1], gather.input[1], "decoder.embedding_scales"],
+            [rows],
+            domain="com.microsoft",
+            gather_axis=0,
+            quantize_axis=2,
+            block_size=blocks[2],
+            bits=8,
+        ),
+    )
     graph.node.insert(index + 1, helper.make_node("Reshape", [rows, "decoder.embedding_shape"], [cast.output[0]]))
     graph.initializer.remove(inits["decoder.embeddings_fp16"])
     return decoder
@@ -119,8 +129,9 @@ def _vocabulary_table(decoder: onnx.ModelProto) -> NDArray[np.float32]:
     return np.ascontiguousarray(numpy_helper.to_array(weight).T, dtype=np.float32)
 
 
-def quantize_pair(encoder: onnx.ModelProto, decoder: onnx.ModelProto,
-                  precision: Precision) -> tuple[onnx.ModelProto, onnx.ModelProto]:
+def quantize_pair(
+    encoder: onnx.ModelProto, decoder: onnx.ModelProto, precision: Precision
+) -> tuple[onnx.ModelProto, onnx.ModelProto]:
     """(encoder, decoder) fp32 graphs -> their `precision` (INT8, INT8_ACCURATE, INT8_SMALL or INT4)
     versions. INT8_SMALL is INT8 with the shared vocabulary table at `SMALL_VOCABULARY`."""
     bits = 4 if precision is Precision.INT4 else 8

@@ -30,8 +30,12 @@ def _quantize_weight(weight: NDArray[np.float32], signed: bool) -> tuple[NDArray
     return stored, scale.astype(np.float32)
 
 
-def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_elements: int = 16384,
-                  keep_float: frozenset[str] = frozenset()) -> onnx.ModelProto:
+def quantize_rows(
+    model: onnx.ModelProto,
+    signed_weights: bool = True,
+    min_elements: int = 16384,
+    keep_float: frozenset[str] = frozenset(),
+) -> onnx.ModelProto:
     """Rewrite every MatMul whose second input is a float initializer of at least
     `min_elements` values, and not named in `keep_float`, into the per-row int8 form above
     (`signed_weights`: int8, else uint8 with zero point 128)."""
@@ -60,8 +64,9 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
             continue
         q, scale = _quantize_weight(array, signed_weights)
         base = node.name or node.output[0]
-        graph.initializer.extend([numpy_helper.from_array(q, f"{base}.wq"),
-                                  numpy_helper.from_array(scale, f"{base}.wscale")])
+        graph.initializer.extend(
+            [numpy_helper.from_array(q, f"{base}.wq"), numpy_helper.from_array(scale, f"{base}.wscale")]
+        )
         if node.input[0] not in quantized:  # MatMuls that read the same input share its quantization
             quantized[node.input[0]] = f"{base}.rq"
             new_nodes.extend(_quantize_input(node.input[0], f"{base}.rq", array.shape[0]))
@@ -70,8 +75,9 @@ def quantize_rows(model: onnx.ModelProto, signed_weights: bool = True, min_eleme
     del graph.node[:]
     graph.node.extend(new_nodes)
     graph.initializer.extend(shared)
-    graph.initializer.extend(numpy_helper.from_array(np.array([-1, k], dtype=np.int64), _const_name(k))
-                             for k in sorted(widths))
+    graph.initializer.extend(
+        numpy_helper.from_array(np.array([-1, k], dtype=np.int64), _const_name(k)) for k in sorted(widths)
+    )
     used = {i for n in graph.node for i in n.input}
     keep = [t for t in graph.initializer if t.name in used]
     del graph.initializer[:]
@@ -111,9 +117,13 @@ def _integer_matmul(p: str, y: str, base: str, signed_weights: bool) -> list[onn
     weight_zero_point = [] if signed_weights else ["rowq.zp"]
     return [
         # The column scales and the int32 -> float conversion run inside the GEMM's output loop.
-        helper.make_node("MatMulIntegerToFloat",
-                         [f"{p}.u8", f"{base}.wq", "rowq.one", f"{base}.wscale", "rowq.zp", *weight_zero_point],
-                         [f"{base}.cols"], name=f"{base}.cols", domain="com.microsoft"),
+        helper.make_node(
+            "MatMulIntegerToFloat",
+            [f"{p}.u8", f"{base}.wq", "rowq.one", f"{base}.wscale", "rowq.zp", *weight_zero_point],
+            [f"{base}.cols"],
+            name=f"{base}.cols",
+            domain="com.microsoft",
+        ),
         _node("Mul", [f"{base}.cols", f"{p}.scale"], y),
     ]
 

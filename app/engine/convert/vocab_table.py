@@ -99,8 +99,9 @@ def block_codes(table: NDArray[np.float32], fmt: VocabularyFormat) -> tuple[NDAr
     return codes.astype(np.uint8), best_scale
 
 
-def asymmetric_codes(blocks: NDArray[np.float32], bits: int) -> tuple[NDArray[np.uint8], NDArray[np.float32],
-                                                                         NDArray[np.uint8]]:
+def asymmetric_codes(
+    blocks: NDArray[np.float32], bits: int
+) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.uint8]]:
     """Blocks [rows, n_blocks, block] -> (codes uint8 in 0..2**bits - 1, same shape; scales [rows,
     n_blocks] float32 that fp16 holds exactly; zero points [rows, n_blocks] uint8): weight = (code -
     zero point) * scale, the scale per block picked from `SCALE_GRID` x (max - min) / qmax for the
@@ -147,8 +148,9 @@ def _set_attributes(node: onnx.NodeProto, **values: int) -> None:
     node.attribute.extend(kept + [helper.make_attribute(k, v) for k, v in values.items()])
 
 
-def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
-                          fmt: VocabularyFormat) -> onnx.ModelProto:
+def requantize_vocabulary(
+    decoder: onnx.ModelProto, table: NDArray[np.float32], fmt: VocabularyFormat
+) -> onnx.ModelProto:
     """Re-quantize an `int8` decoder's shared vocabulary table ([vocab, state] float32, the source
     embedding) at `fmt`, in place: the projection MatMulNBits and the embedding's
     GatherBlockQuantized still read one and the same initializer."""
@@ -161,8 +163,7 @@ def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
         codes, scales = mixed_codes(graph, proj, table, fmt)
     elif fmt.asymmetric:
         rows, state = table.shape
-        codes, scales, zero_points = asymmetric_codes(table.reshape(rows, state // fmt.block, fmt.block),
-                                                      fmt.code_bits)
+        codes, scales, zero_points = asymmetric_codes(table.reshape(rows, state // fmt.block, fmt.block), fmt.code_bits)
         _add_zero_points(graph, proj, gather, zero_points, fmt.storage_bits)
     else:
         codes, scales = block_codes(table, fmt)
@@ -174,8 +175,9 @@ def requantize_vocabulary(decoder: onnx.ModelProto, table: NDArray[np.float32],
     return decoder
 
 
-def mixed_codes(graph: onnx.GraphProto, proj: onnx.NodeProto, table: NDArray[np.float32],
-                fmt: VocabularyFormat) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+def mixed_codes(
+    graph: onnx.GraphProto, proj: onnx.NodeProto, table: NDArray[np.float32], fmt: VocabularyFormat
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
     """The int8 projection's own (codes [vocab, state / block, block] uint8, scales [vocab, state /
     block] float32) with the rows of `fmt.coarse_rows` replaced by `block_codes` of those rows of
     `table` ([vocab, state] float32) at `fmt.code_bits`: the frequent text tokens and the special and
@@ -197,8 +199,13 @@ def mixed_codes(graph: onnx.GraphProto, proj: onnx.NodeProto, table: NDArray[np.
 ZERO_POINTS = "decoder.vocabulary_zero_points"
 
 
-def _add_zero_points(graph: onnx.GraphProto, proj: onnx.NodeProto, gather: onnx.NodeProto,
-                     zero_points: NDArray[np.uint8], storage_bits: int) -> None:
+def _add_zero_points(
+    graph: onnx.GraphProto,
+    proj: onnx.NodeProto,
+    gather: onnx.NodeProto,
+    zero_points: NDArray[np.uint8],
+    storage_bits: int,
+) -> None:
     """One stored zero-point table for both readers. MatMulNBits reads them packed per row ([rows *
     n_blocks / 2] at 4 bits, the even block in the low nibble); GatherBlockQuantized (onnxruntime
     1.32) reads one per byte, [rows, n_blocks, 1]: its copy is unpacked from the same bytes by
@@ -208,11 +215,14 @@ def _add_zero_points(graph: onnx.GraphProto, proj: onnx.NodeProto, gather: onnx.
         raise ValueError("asymmetric tables need 4-bit cells and an even number of blocks per row")
     packed = (zero_points[:, 0::2] | (zero_points[:, 1::2] << 4)).reshape(-1, 1).astype(np.uint8)
     name = ZERO_POINTS
-    graph.initializer.extend([
-        numpy_helper.from_array(packed.reshape(-1), name),
-        numpy_helper.from_array(np.array([[4]], np.uint8), f"{name}.four"),
-        numpy_helper.from_array(np.array([-1, 1], np.int64), f"{name}.column"),
-        numpy_helper.from_array(np.array([rows, n_blocks, 1], np.int64), f"{name}.shape")])
+    graph.initializer.extend(
+        [
+            numpy_helper.from_array(packed.reshape(-1), name),
+            numpy_helper.from_array(np.array([[4]], np.uint8), f"{name}.four"),
+            numpy_helper.from_array(np.array([-1, 1], np.int64), f"{name}.column"),
+            numpy_helper.from_array(np.array([rows, n_blocks, 1], np.int64), f"{name}.shape"),
+        ]
+    )
     nodes = [
         helper.make_node("Reshape", [name, f"{name}.column"], [f"{name}.bytes"]),
         helper.make_node("BitShift", [f"{name}.bytes", f"{name}.four"], [f"{name}.high"], direction="RIGHT"),

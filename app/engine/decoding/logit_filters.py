@@ -101,5 +101,6 @@ def log_softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
     shifted = logits - peak
     with np.errstate(divide="ignore"):
         result: NDArray[np.float32] = (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(
-            np.float32)
+            np.float32
+        )
     return result

@@ -67,15 +67,22 @@ def _as_tokens(rows: Sequence[Sequence[int]]) -> NDArray[np.int64]:
 class DecodingLoop:
     """Runs prefill and the step loop on a `WhisperRuntime`; checks `cancel` every step."""
 
-    def __init__(self, runtime: WhisperRuntime, filters: Sequence[LogitFilter], no_speech_token: int,
-                 eot: int, cancel: CancelToken | None = None) -> None:
+    def __init__(
+        self,
+        runtime: WhisperRuntime,
+        filters: Sequence[LogitFilter],
+        no_speech_token: int,
+        eot: int,
+        cancel: CancelToken | None = None,
+    ) -> None:
         self.runtime, self.filters = runtime, list(filters)
         self.no_speech_token, self.eot = no_speech_token, eot
         self.cancel = cancel or CancelToken()
         self.stats = StepStats()
 
-    def prefill(self, cross: CrossAttention,
-                prompt: WindowPrompt) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
+    def prefill(
+        self, cross: CrossAttention, prompt: WindowPrompt
+    ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
         """Feed the prompt to every audio of `cross`; returns (next-token logits [audios, vocab],
         cache, no-speech probability [audios])."""
         rows = cross.batch
@@ -110,8 +117,15 @@ class DecodingLoop:
         self._steps(strategy, logits, cache, cross, np.arange(cross.batch, dtype=np.int64), max_new_tokens)
         return [_outcome(h, float(p)) for h, p in zip(strategy.finalize(), no_speech, strict=True)]
 
-    def _steps(self, strategy: TokenStrategy, logits: NDArray[np.float32], cache: KVCache,
-               cross: CrossAttention, row_to_cache: NDArray[np.int64], max_new_tokens: int) -> None:
+    def _steps(
+        self,
+        strategy: TokenStrategy,
+        logits: NDArray[np.float32],
+        cache: KVCache,
+        cross: CrossAttention,
+        row_to_cache: NDArray[np.int64],
+        max_new_tokens: int,
+    ) -> None:
         """Filter, choose and feed tokens until the strategy is done or the context is full."""
         # The decoder has n_text_ctx (448) positions: prompt and new tokens must fit in them.
         room = self.runtime.facts.dims.n_text_ctx - cache.length
@@ -129,5 +143,6 @@ class DecodingLoop:
 
 
 def _outcome(best: DecodeCandidate, no_speech: float) -> DecodeOutcome:
-    return DecodeOutcome(best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech,
-                         best.token_logprobs)
+    return DecodeOutcome(
+        best.tokens, best.sum_logprob, best.sum_logprob / (len(best.tokens) + 1), no_speech, best.token_logprobs
+    )

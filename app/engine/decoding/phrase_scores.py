@@ -27,7 +27,7 @@ def phrase_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: Seque
     lower = [p.lower() for p in phrases]
     capital = [p[:1].upper() + p[1:] for p in lower]
     scores = _forced_scores(runtime, cross, [*lower, *capital])
-    return np.maximum(scores[:len(phrases)], scores[len(phrases):])
+    return np.maximum(scores[: len(phrases)], scores[len(phrases) :])
 
 
 def _forced_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: list[str]) -> NDArray[np.float64]:
@@ -37,8 +37,7 @@ def _forced_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: list
     language = "en" if runtime.facts.multilingual else None
     prompt = [*tokenizer.sot_sequence(language, Task.TRANSCRIBE), tokenizer.no_timestamps]
     # one audio for every row: the runtime shares `cross` among consecutive rows
-    logits, cache = runtime.decode(np.array([prompt] * len(rows), dtype=np.int64), runtime.new_cache(len(rows)),
-                                   cross)
+    logits, cache = runtime.decode(np.array([prompt] * len(rows), dtype=np.int64), runtime.new_cache(len(rows)), cross)
     lengths = np.array([len(row) for row in rows])
     total = np.zeros(len(rows))
     for step in range(int(lengths.max())):
@@ -49,4 +48,3 @@ def _forced_scores(runtime: WhisperRuntime, cross: CrossAttention, phrases: list
             logits, cache = runtime.decode(targets[:, None], cache, cross)
     result: NDArray[np.float64] = total / lengths
     return result
-

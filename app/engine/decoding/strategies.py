@@ -132,8 +132,10 @@ class BeamSearchStrategy:
         return StepResult(np.array(tokens, dtype=np.int64), np.array(sources, dtype=np.int64), done)
 
     def finalize(self) -> list[DecodeCandidate]:
-        done = [DecodeCandidate(list(seq), score, True, self._finished_logprobs[seq])
-                for seq, score in self.finished.items()]
+        done = [
+            DecodeCandidate(list(seq), score, True, self._finished_logprobs[seq])
+            for seq, score in self.finished.items()
+        ]
         if len(done) < self.beam_size:
             done += sorted(self.live, key=lambda h: -h.sum_logprob)[: self.beam_size - len(done)]
         return done

@@ -82,8 +82,12 @@ def spelling_table(vocabulary: PieceVocabulary, words: tuple[str, ...]) -> Spell
                     starts.add(token)
                 elif p >= opened:
                     continuing.setdefault(spelling[:p], set()).add(token)
-    return SpellingTable({k: frozenset(v) for k, v in continuing.items()}, frozenset(whole),
-                         np.array(sorted(starts), dtype=np.int64), max((len(s) for s in whole), default=0))
+    return SpellingTable(
+        {k: frozenset(v) for k, v in continuing.items()},
+        frozenset(whole),
+        np.array(sorted(starts), dtype=np.int64),
+        max((len(s) for s in whole), default=0),
+    )
 
 
 class VocabularyBoost:
@@ -91,8 +95,9 @@ class VocabularyBoost:
     `boost * start_share` to the tokens that start one. Only text tokens (ids below `eot`) are
     read back; a timestamp or special token ends the match."""
 
-    def __init__(self, vocabulary: PieceVocabulary, words: Iterable[str], boost: float, eot: int,
-                 start_share: float = 0.5) -> None:
+    def __init__(
+        self, vocabulary: PieceVocabulary, words: Iterable[str], boost: float, eot: int, start_share: float = 0.5
+    ) -> None:
         self.vocabulary, self.boost, self.start_share, self.eot = vocabulary, boost, start_share, eot
         self.table = spelling_table(vocabulary, tuple(words))
         self._texts: dict[int, str] = {}

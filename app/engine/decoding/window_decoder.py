@@ -75,8 +75,9 @@ class FallbackWindowDecoder:
         codes = self.tokenizer.language_tokens
         if not self.runtime.facts.multilingual:
             return "en", 1.0
-        logits, _ = self.runtime.decode(np.array([[self.tokenizer.sot]], dtype=np.int64),
-                                        self.runtime.new_cache(1), cross)
+        logits, _ = self.runtime.decode(
+            np.array([[self.tokenizer.sot]], dtype=np.int64), self.runtime.new_cache(1), cross
+        )
         ids = np.array(list(codes.values()))
         probs = np.exp(log_softmax(logits[:, ids]))[0]
         best = int(probs.argmax())
@@ -88,11 +89,17 @@ class FallbackWindowDecoder:
         results: list[WindowDecode] = []
         passing_compression: list[WindowDecode] = []
         for temperature in opts.temperatures or (0.0,):
-            search = SearchConfig(temperature, opts.beam_size if temperature == 0 else 1,
-                                  opts.best_of if temperature > 0 else 1, opts.patience,
-                                  opts.length_penalty, opts.max_new_tokens)
-            loop = DecodingLoop(self.runtime, self.logit_filters(), self.tokenizer.no_speech, self.tokenizer.eot,
-                                cancel)
+            search = SearchConfig(
+                temperature,
+                opts.beam_size if temperature == 0 else 1,
+                opts.best_of if temperature > 0 else 1,
+                opts.patience,
+                opts.length_penalty,
+                opts.max_new_tokens,
+            )
+            loop = DecodingLoop(
+                self.runtime, self.logit_filters(), self.tokenizer.no_speech, self.tokenizer.eot, cancel
+            )
             outcome = loop.run(cross, prompt, search)
             self.n_tokens += loop.stats.n_tokens + 1
             result = self.result(outcome, temperature)
@@ -117,8 +124,9 @@ class FallbackWindowDecoder:
         """True when the result passes the gates (or is silence): no higher temperature is tried."""
         opts, outcome = self.options, result.outcome
         too_unlikely = opts.log_prob_threshold is not None and outcome.avg_logprob < opts.log_prob_threshold
-        silent = (opts.no_speech_threshold is not None and outcome.no_speech_prob > opts.no_speech_threshold
-                  and too_unlikely)
+        silent = (
+            opts.no_speech_threshold is not None and outcome.no_speech_prob > opts.no_speech_threshold and too_unlikely
+        )
         return silent or not (self._too_repetitive(result) or too_unlikely)
 
     def is_silence(self, result: WindowDecode) -> bool:
@@ -128,8 +136,9 @@ class FallbackWindowDecoder:
         return not (opts.log_prob_threshold is not None and outcome.avg_logprob > opts.log_prob_threshold)
 
 
-def split_segments(tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offset: float,
-                   window_s: float, keep_tail: bool = False) -> tuple[list[Segment], float | None]:
+def split_segments(
+    tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offset: float, window_s: float, keep_tail: bool = False
+) -> tuple[list[Segment], float | None]:
     """Cut a window's tokens at consecutive timestamp pairs (faster-whisper's rule).
 
     Returns the segments (times absolute: `time_offset` + token time) and where the next window
@@ -148,8 +157,14 @@ def split_segments(tokens: Sequence[int], tokenizer: WhisperTokenizer, time_offs
         last = 0
         for cut in cuts:
             part = list(tokens[last:cut])
-            segments.append(_segment(part, tokenizer, time_offset + (part[0] - ts) * TIME_PRECISION,
-                                     time_offset + (part[-1] - ts) * TIME_PRECISION))
+            segments.append(
+                _segment(
+                    part,
+                    tokenizer,
+                    time_offset + (part[0] - ts) * TIME_PRECISION,
+                    time_offset + (part[-1] - ts) * TIME_PRECISION,
+                )
+            )
             last = cut
         if single_ending:
             return segments, None
@@ -181,8 +196,9 @@ def consumed_tokens(tokens: Sequence[int], tokenizer: WhisperTokenizer, resume: 
 
 def _segment(tokens: list[int], tokenizer: WhisperTokenizer, start: float, end: float) -> Segment:
     text_tokens = [t for t in tokens if t < tokenizer.eot]
-    return Segment(id=0, start=round(start, 3), end=round(end, 3), text=tokenizer.decode(text_tokens),
-                   tokens=text_tokens)
+    return Segment(
+        id=0, start=round(start, 3), end=round(end, 3), text=tokenizer.decode(text_tokens), tokens=text_tokens
+    )
 
 
 def mel_window(mel: NDArray[np.float32], start_frame: int, n_frames: int) -> NDArray[np.float32]:

@@ -23,12 +23,40 @@ from app.engine.types import Word
 SENTENCE_ENDS = (".", "!", "?", "…", "。", "！", "？")
 CLAUSE_ENDS = (",", ";", ":", "–", "—", "-", "，", "；", "：", "、")
 CLOSERS = "\"'”’»)]}"
-ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "prof.", "jr.", "sr.", "vs.", "etc.", "e.g.", "i.e.",
-                           "no.", "mt."})
+ABBREVIATIONS = frozenset(
+    {"mr.", "mrs.", "ms.", "dr.", "st.", "prof.", "jr.", "sr.", "vs.", "etc.", "e.g.", "i.e.", "no.", "mt."}
+)
 """Words whose period ends no sentence."""
-JOINING_WORDS = frozenset({
-    "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas", "which", "who",
-    "whom", "whose", "that", "when", "where", "if", "unless", "until", "since", "as", "than", "then", "whether"})
+JOINING_WORDS = frozenset(
+    {
+        "and",
+        "but",
+        "or",
+        "nor",
+        "so",
+        "yet",
+        "because",
+        "although",
+        "though",
+        "while",
+        "whereas",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "that",
+        "when",
+        "where",
+        "if",
+        "unless",
+        "until",
+        "since",
+        "as",
+        "than",
+        "then",
+        "whether",
+    }
+)
 """English words a line or cue may start with when no mark is near (a cut before them reads well)."""
 
 LONG_PAUSE_S = 2.0

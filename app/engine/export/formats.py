@@ -25,7 +25,6 @@ FORMATS = ("txt", "srt", "vtt", "json")
 """Export formats, in the order the user interface lists them (also the file suffixes)."""
 
 
-
 class ExportError(Exception):
     """A transcript could not be written. `str(error)` is one line naming the file."""
 
@@ -47,8 +46,9 @@ class TranscriptMeta:
     timings: Timings
 
 
-def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
-           subtitles: SubtitleOptions | None = None) -> str:
+def render(
+    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, subtitles: SubtitleOptions | None = None
+) -> str:
     """The transcript as text in `fmt`, one of `FORMATS`. Raises ValueError for others.
 
     Segments with no text (after stripping) are left out of txt, srt and vtt; srt cues are
@@ -68,7 +68,11 @@ def render(fmt: str, segments: Sequence[Segment], meta: TranscriptMeta,
 
 
 def write_transcript(
-    fmt: str, segments: Sequence[Segment], meta: TranscriptMeta, output_dir: Path, stem: str,
+    fmt: str,
+    segments: Sequence[Segment],
+    meta: TranscriptMeta,
+    output_dir: Path,
+    stem: str,
     subtitles: SubtitleOptions | None = None,
     mode: int = 0o666,
 ) -> Path:
@@ -163,8 +167,15 @@ def _render_json(segments: Sequence[Segment], meta: TranscriptMeta) -> str:
 def _segment_json(segment: Segment) -> dict[str, Any]:
     entry = _segment_fields(segment)
     if segment.words is not None:
-        entry["words"] = [{"word": w.word, "start": _finite(round(w.start, 3)), "end": _finite(round(w.end, 3)),
-                           "probability": _finite(round(w.probability, 3))} for w in segment.words]
+        entry["words"] = [
+            {
+                "word": w.word,
+                "start": _finite(round(w.start, 3)),
+                "end": _finite(round(w.end, 3)),
+                "probability": _finite(round(w.probability, 3)),
+            }
+            for w in segment.words
+        ]
     return entry
 
 

@@ -62,8 +62,9 @@ class SubtitleOptions:
             if value is not None and value < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1, not {value}")
         if not 0 < self.min_duration_s <= self.max_duration_s:
-            raise ValueError(f"cue durations must be 0 < min ({self.min_duration_s} s) <= max "
-                             f"({self.max_duration_s} s)")
+            raise ValueError(
+                f"cue durations must be 0 < min ({self.min_duration_s} s) <= max ({self.max_duration_s} s)"
+            )
         if self.min_gap_s < 0 or self.reading_cps <= 0:
             raise ValueError("the gap between cues must be >= 0 s and the reading speed > 0")
 
@@ -116,12 +117,16 @@ def _timed_words(segment: Segment) -> list[Word]:
     return words
 
 
-def render_word_cues(fmt: str, segments: Sequence[Segment], options: SubtitleOptions,
-                     audio_end_s: float = math.inf) -> str:
+def render_word_cues(
+    fmt: str, segments: Sequence[Segment], options: SubtitleOptions, audio_end_s: float = math.inf
+) -> str:
     """The transcript as word-level "srt" or "vtt" text."""
     escape: Callable[[str], str] = vtt_escape if fmt == "vtt" else str
-    frames = [frame for cue in word_cues(segments, options, audio_end_s)
-              for frame in _cue_frames(cue, options.highlight_words, escape)]
+    frames = [
+        frame
+        for cue in word_cues(segments, options, audio_end_s)
+        for frame in _cue_frames(cue, options.highlight_words, escape)
+    ]
     return render_frames(fmt, frames)
 
 

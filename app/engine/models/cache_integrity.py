@@ -74,8 +74,9 @@ def _records(files: dict[str, object]) -> dict[str, FileRecord] | None:
         if not isinstance(item, dict) or not isinstance(item.get("size"), int):
             return None
         sha, mtime = item.get("sha256"), item.get("mtime_ns")
-        records[name] = FileRecord(item["size"], sha if isinstance(sha, str) else None,
-                                   mtime if isinstance(mtime, int) else None)
+        records[name] = FileRecord(
+            item["size"], sha if isinstance(sha, str) else None, mtime if isinstance(mtime, int) else None
+        )
     return records
 
 
@@ -134,8 +135,11 @@ def remember_checked_times(folder: Path) -> None:
     records = read_marker(folder)
     if records is None or not os.access(folder, os.W_OK):
         return
-    files = {name: {"size": r.size, "sha256": r.sha256, "mtime_ns": (folder / name).stat().st_mtime_ns}
-             for name, r in records.items() if r.sha256 is not None}
+    files = {
+        name: {"size": r.size, "sha256": r.sha256, "mtime_ns": (folder / name).stat().st_mtime_ns}
+        for name, r in records.items()
+        if r.sha256 is not None
+    }
     if len(files) != len(records):
         return
     tmp = folder / f".{COMPLETE}.{os.getpid()}.tmp"

@@ -41,8 +41,10 @@ class Progress:
         if self.phase is not Phase.DOWNLOADING:
             return f"{self.phase.value} {self.file}".strip()
         eta = f", {self.eta_s:.0f} s left" if self.eta_s is not None else ""
-        return (f"downloading {self.file}: {self.done_bytes / 1e6:.1f} / {self.total_bytes / 1e6:.1f} MB, "
-                f"{self.rate_bps / 1e6:.1f} MB/s{eta}")
+        return (
+            f"downloading {self.file}: {self.done_bytes / 1e6:.1f} / {self.total_bytes / 1e6:.1f} MB, "
+            f"{self.rate_bps / 1e6:.1f} MB/s{eta}"
+        )
 
 
 class DownloadCancelled(Exception):
@@ -55,8 +57,7 @@ ProgressCallback = Callable[[Progress], None]
 class ByteMeter:
     """Counts the bytes of the whole download; checks `cancel` at every chunk."""
 
-    def __init__(self, total_bytes: int, done_bytes: int, report: ProgressCallback,
-                 cancel: threading.Event) -> None:
+    def __init__(self, total_bytes: int, done_bytes: int, report: ProgressCallback, cancel: threading.Event) -> None:
         self.total_bytes, self.done_bytes = total_bytes, done_bytes
         self.file = ""
         self._report, self._cancel = report, cancel

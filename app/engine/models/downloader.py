@@ -29,8 +29,15 @@ from app.engine.types import Precision
 from app.private_files import private_dir
 
 log = logging.getLogger(__name__)
-WANTED_FILES = ("config.json", "model.bin", "model.safetensors", "tokenizer.json", "vocabulary.*",
-                "preprocessor_config.json", "generation_config.json")
+WANTED_FILES = (
+    "config.json",
+    "model.bin",
+    "model.safetensors",
+    "tokenizer.json",
+    "vocabulary.*",
+    "preprocessor_config.json",
+    "generation_config.json",
+)
 _STATE_FILE = "download.json"
 _CONVERTED_FACTOR = 2.0  # fp32 graphs from float16 weights take about twice the download
 
@@ -88,8 +95,9 @@ def download_model(request: DownloadRequest, store: ModelStore, report: Progress
     return entry
 
 
-def _fetch_and_install(request: DownloadRequest, store: ModelStore, staging: Path,
-                       report: ProgressCallback) -> ModelEntry:
+def _fetch_and_install(
+    request: DownloadRequest, store: ModelStore, staging: Path, report: ProgressCallback
+) -> ModelEntry:
     if request.name == BUNDLED_NAME or (store.models_dir / request.name).exists():
         raise hub.DownloadError(f"a model named {request.name!r} is already installed")
     hub.configure_hub(request.hub_options)
@@ -112,13 +120,20 @@ def repository_files(repo: str, options: hub.HubOptions) -> tuple[str, list[Remo
     from huggingface_hub import HfApi
 
     info = HfApi(endpoint=options.resolved_endpoint, token=options.resolved_token).model_info(
-        repo, files_metadata=True, timeout=options.timeout_s)
+        repo, files_metadata=True, timeout=options.timeout_s
+    )
     files = []
     for sibling in info.siblings or []:
         if any(fnmatch.fnmatch(sibling.rfilename, pattern) for pattern in WANTED_FILES):
             lfs = sibling.lfs
-            files.append(RemoteFile(sibling.rfilename, int(lfs.size if lfs else sibling.size or 0),
-                                    lfs.sha256 if lfs else None, None if lfs else sibling.blob_id))
+            files.append(
+                RemoteFile(
+                    sibling.rfilename,
+                    int(lfs.size if lfs else sibling.size or 0),
+                    lfs.sha256 if lfs else None,
+                    None if lfs else sibling.blob_id,
+                )
+            )
     if not any(f.name in ("model.bin", "model.safetensors") for f in files):
         raise hub.DownloadError(f"{repo} has no model.bin or model.safetensors: not a Whisper model repository")
     return str(info.sha), files
@@ -146,12 +161,13 @@ def _check_free_space(files: list[RemoteFile], files_dir: Path, store: ModelStor
     needed = (total - _have_bytes(files, files_dir)) + total + int(total * _CONVERTED_FACTOR)
     free = free_bytes(files_dir)
     if free < needed:
-        raise hub.DownloadError(f"not enough free disk space: {needed / 1e6:.0f} MB needed "
-                                f"(download, install and converted graphs), {free / 1e6:.0f} MB free")
+        raise hub.DownloadError(
+            f"not enough free disk space: {needed / 1e6:.0f} MB needed "
+            f"(download, install and converted graphs), {free / 1e6:.0f} MB free"
+        )
 
 
-def _fetch_file(request: DownloadRequest, commit: str, remote: RemoteFile, files_dir: Path,
-                meter: ByteMeter) -> None:
+def _fetch_file(request: DownloadRequest, commit: str, remote: RemoteFile, files_dir: Path, meter: ByteMeter) -> None:
     from huggingface_hub import hf_hub_url
     from huggingface_hub.file_download import http_get
     from huggingface_hub.utils._headers import build_hf_headers
@@ -169,8 +185,15 @@ def _fetch_file(request: DownloadRequest, commit: str, remote: RemoteFile, files
     url = hf_hub_url(request.repo, remote.name, revision=commit, endpoint=request.hub_options.resolved_endpoint)
     headers = build_hf_headers(token=request.hub_options.resolved_token)
     with part.open("ab") as out:
-        http_get(url, out, resume_size=have, headers=headers, expected_size=remote.size,
-                 displayed_filename=remote.name, tqdm_class=cast(Any, meter.bar_factory()))
+        http_get(
+            url,
+            out,
+            resume_size=have,
+            headers=headers,
+            expected_size=remote.size,
+            displayed_filename=remote.name,
+            tqdm_class=cast(Any, meter.bar_factory()),
+        )
     meter.file = remote.name
     try:
         _verify(part, remote)
@@ -195,8 +218,9 @@ def _drop_unusable_parts(files: list[RemoteFile], files_dir: Path) -> None:
             continue
         if part.is_file() and not part.is_symlink() and os.access(part, os.R_OK | os.W_OK):
             continue
-        log.warning("%s cannot be resumed (not a file this user may read and write); fetching %s whole",
-                    part, remote.name)
+        log.warning(
+            "%s cannot be resumed (not a file this user may read and write); fetching %s whole", part, remote.name
+        )
         if part.is_dir() and not part.is_symlink():
             shutil.rmtree(part)
         else:
@@ -216,8 +240,10 @@ def _verify(part: Path, remote: RemoteFile) -> None:
             digest.update(chunk)
     if digest.hexdigest() != expected:
         part.unlink()
-        raise hub.DownloadError(f"hash mismatch: {remote.name} does not match the hub's checksum "
-                                "(a corrupted download or a tampered mirror); nothing was installed")
+        raise hub.DownloadError(
+            f"hash mismatch: {remote.name} does not match the hub's checksum "
+            "(a corrupted download or a tampered mirror); nothing was installed"
+        )
 
 
 def _have_bytes(files: list[RemoteFile], files_dir: Path) -> int:

@@ -32,9 +32,11 @@ from huggingface_hub.utils._http import hf_request_event_hook  # noqa: E402
 log = logging.getLogger(__name__)
 DEFAULT_ENDPOINT = "https://huggingface.co"
 _CHUNK_BYTES = 1 << 20  # hub's 10 MB chunks leave a 1 MB/s line without progress for 10 s
-_STATUS_WORDS = {401: "needs an access token (Settings > Download models > Access token, or HF_TOKEN)",
-                 403: "access denied (gated repository: accept its terms on the hub, then set a token)",
-                 404: "not found"}
+_STATUS_WORDS = {
+    401: "needs an access token (Settings > Download models > Access token, or HF_TOKEN)",
+    403: "access denied (gated repository: accept its terms on the hub, then set a token)",
+    404: "not found",
+}
 
 
 class DownloadError(Exception):
@@ -74,10 +76,15 @@ def configure_hub(options: HubOptions) -> None:
     constants.HF_HUB_ETAG_TIMEOUT = int(max(1, options.timeout_s))
     constants.DOWNLOAD_CHUNK_SIZE = _CHUNK_BYTES
     _hub_logs_to_our_log()
-    set_client_factory(lambda: httpx2.Client(
-        event_hooks={"request": [hf_request_event_hook]}, follow_redirects=True, timeout=options.timeout_s,
-        verify=_system_tls_context(), trust_env=True,  # HTTPS_PROXY / NO_PROXY / ALL_PROXY from the environment
-    ))
+    set_client_factory(
+        lambda: httpx2.Client(
+            event_hooks={"request": [hf_request_event_hook]},
+            follow_redirects=True,
+            timeout=options.timeout_s,
+            verify=_system_tls_context(),
+            trust_env=True,  # HTTPS_PROXY / NO_PROXY / ALL_PROXY from the environment
+        )
+    )
 
 
 def _hub_logs_to_our_log() -> None:
@@ -134,8 +141,16 @@ def _chain(exc: BaseException) -> list[BaseException]:
 
 def _looks_like_dns(exc: BaseException) -> bool:
     text = str(exc).lower()
-    return any(w in text for w in ("name or service not known", "nodename nor servname", "getaddrinfo",
-                                   "name resolution", "no address associated"))
+    return any(
+        w in text
+        for w in (
+            "name or service not known",
+            "nodename nor servname",
+            "getaddrinfo",
+            "name resolution",
+            "no address associated",
+        )
+    )
 
 
 def _first_line(exc: BaseException) -> str:

@@ -16,9 +16,14 @@ from app.engine.types import Precision
 log = logging.getLogger(__name__)
 
 
-def load_engine(model: str | Path | None = None, precision: Precision = Precision.AUTO,
-                provider: str | None = None, threads: int | None = None,
-                store: ModelStore | None = None, spinning: bool | None = None) -> WhisperEngine:
+def load_engine(
+    model: str | Path | None = None,
+    precision: Precision = Precision.AUTO,
+    provider: str | None = None,
+    threads: int | None = None,
+    store: ModelStore | None = None,
+    spinning: bool | None = None,
+) -> WhisperEngine:
     """Load `model` (None = the bundled tiny.en) ready to decode. `spinning`: the worker threads
     always spin (True) or always sleep between ops (False); None follows the machine's load."""
     start = time.perf_counter()
@@ -40,7 +45,13 @@ def load_engine(model: str | Path | None = None, precision: Precision = Precisio
             raise  # the files are as written: not damage, so no rebuild would help
         runtime = WhisperRuntime(repaired, config)
     seconds = time.perf_counter() - start
-    log.info("model %s loaded: %s on %s in %.2f s from %s%s", entry.name, chosen.value, runtime.provider, seconds,
-             folder, f" ({runtime.fallback_reason})" if runtime.fallback_reason else "")
+    log.info(
+        "model %s loaded: %s on %s in %.2f s from %s%s",
+        entry.name,
+        chosen.value,
+        runtime.provider,
+        seconds,
+        folder,
+        f" ({runtime.fallback_reason})" if runtime.fallback_reason else "",
+    )
     return WhisperEngine(runtime, entry.name, chosen, seconds)
-

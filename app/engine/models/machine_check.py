@@ -101,7 +101,7 @@ def recommend(checks: list[MachineCheck]) -> str | None:
     fitting = [c for c in checks if c.keeps_up]
     if not fitting:
         return None
-    return max(fitting, key=lambda c: (entry.parameters_millions if (entry := find(c.model)) else 0)).model
+    return max(fitting, key=lambda c: entry.parameters_millions if (entry := find(c.model)) else 0).model
 
 
 def _cpu() -> str:

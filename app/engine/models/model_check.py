@@ -52,15 +52,20 @@ def check_transcribes(engine: WhisperEngine) -> None:
     from app.engine.wer import word_error_rate
 
     expected = SMOKE_TEXT.read_text(encoding="utf-8").strip()
-    options = DecodeOptions(beam_size=1, temperatures=(0.0,), condition_on_previous_text=False,
-                            language="en" if engine.is_multilingual else None)
+    options = DecodeOptions(
+        beam_size=1,
+        temperatures=(0.0,),
+        condition_on_previous_text=False,
+        language="en" if engine.is_multilingual else None,
+    )
     got = engine.decode_window(read_clip(SMOKE_CLIP), options).text.strip()
     wer = word_error_rate([expected], [got])
     _log.info("smoke decode of %s: %r (WER %.1f %%)", engine.name, got, wer)
     if wer > MAX_SMOKE_WER:
         shown = got if len(got) <= 40 else got[:40] + "..."
-        raise ModelFormatError(f"the weights look damaged: a test clip reading {expected!r} was "
-                               f"transcribed as {shown!r}")
+        raise ModelFormatError(
+            f"the weights look damaged: a test clip reading {expected!r} was transcribed as {shown!r}"
+        )
 
 
 def read_clip(path: Path) -> np.ndarray:

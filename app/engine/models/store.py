@@ -81,8 +81,9 @@ class ModelStore:
     """The models on disk: the bundled one, imported and downloaded ones (data dir), and their
     converted ONNX graphs (cache dir)."""
 
-    def __init__(self, data_dir: Path | None = None, cache_dir: Path | None = None,
-                 prebuilt_dir: Path | None = None) -> None:
+    def __init__(
+        self, data_dir: Path | None = None, cache_dir: Path | None = None, prebuilt_dir: Path | None = None
+    ) -> None:
         self.data_dir = data_dir or default_data_dir()
         self.cache_dir = cache_dir or default_cache_dir()
         self.prebuilt_dir = prebuilt_dir or default_prebuilt_dir()
@@ -112,8 +113,7 @@ class ModelStore:
 
     def _damaged_prebuilt(self, entry: ModelEntry, folder: Path, damaged: list[str]) -> None:
         """A shipped entry is read-only: say so clearly; convert from the source weights if any."""
-        message = (f"the installed model files in {folder} are damaged ({', '.join(damaged)} changed "
-                   "since installation)")
+        message = f"the installed model files in {folder} are damaged ({', '.join(damaged)} changed since installation)"
         if self.prebuilt_dir is not None and entry.source.parent == self.prebuilt_dir:
             raise ModelFormatError(f"{message}; reinstall Earshot")
         _log.warning("%s; converting %s from its source weights instead", message, entry.name)
@@ -121,8 +121,11 @@ class ModelStore:
     def list_models(self) -> list[ModelEntry]:
         entries = [self.bundled()]
         if self.models_dir.is_dir():
-            entries += [ModelEntry(p.name, p) for p in sorted(self.models_dir.iterdir())
-                        if p.is_dir() and model_name_problem(p.name) is None]  # not staging folders
+            entries += [
+                ModelEntry(p.name, p)
+                for p in sorted(self.models_dir.iterdir())
+                if p.is_dir() and model_name_problem(p.name) is None
+            ]  # not staging folders
         return entries
 
     def resolve(self, name_or_path: str | Path | None) -> ModelEntry:
@@ -139,8 +142,9 @@ class ModelStore:
         names = ", ".join(e.name for e in self.list_models())
         raise ModelFormatError(f"no model named or at {str(name_or_path)!r} (installed: {names})")
 
-    def import_model(self, folder: Path, name: str | None = None, on_step: StepCallback | None = None,
-                     shown_as: str | None = None) -> ModelEntry:
+    def import_model(
+        self, folder: Path, name: str | None = None, on_step: StepCallback | None = None, shown_as: str | None = None
+    ) -> ModelEntry:
         """Copy a model folder in (joining `model.bin.part*` files) after checking it reads, its
         weights are finite and it transcribes a known clip (see model_check); a model that fails
         is not installed and `ModelFormatError` says why in one line, naming `shown_as` (default:
@@ -215,8 +219,12 @@ class ModelStore:
         if is_complete_entry(target):
             if not (damaged := cache_integrity.damaged_files(target)):
                 return target
-            _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
-                         entry.name, precision.value, ", ".join(damaged))
+            _log.warning(
+                "the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+                entry.name,
+                precision.value,
+                ", ".join(damaged),
+            )
         shutil.rmtree(target, ignore_errors=True)  # a stale, incomplete or damaged entry
         private_dir(self.cache_dir)
         private_dir(target.parent)
@@ -246,8 +254,12 @@ class ModelStore:
         if self.prebuilt_dir is not None and folder.is_relative_to(self.prebuilt_dir):
             self._damaged_prebuilt(entry, folder, damaged)  # raises when there are no source weights
             return self._cached(entry, precision)
-        _log.warning("the converted %s (%s) in the cache was damaged (%s); rebuilding it",
-                     entry.name, precision.value, ", ".join(damaged))
+        _log.warning(
+            "the converted %s (%s) in the cache was damaged (%s); rebuilding it",
+            entry.name,
+            precision.value,
+            ", ".join(damaged),
+        )
         shutil.rmtree(folder, ignore_errors=True)
         return self.converted(entry, precision)
 

@@ -55,13 +55,17 @@ def _add_alignment_output(model: Any, heads: Sequence[tuple[int, int]]) -> None:
     for layer, layer_heads in heads_by_layer(heads).items():
         constants[f"align_heads_{layer}"] = layer_heads
         parts.append(f"align_part_{layer}")
-        graph.node.append(helper.make_node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"],
-                                           [parts[-1]], axis=1))
+        graph.node.append(
+            helper.make_node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"], [parts[-1]], axis=1)
+        )
     for name, values in constants.items():
         graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
     graph.node.extend(_to_rows(parts, helper, TensorProto.FLOAT))
-    graph.output.append(helper.make_tensor_value_info(ALIGNMENT_OUTPUT, TensorProto.FLOAT,
-                                                      ["batch", len(heads), "n_tokens", "n_frames"]))
+    graph.output.append(
+        helper.make_tensor_value_info(
+            ALIGNMENT_OUTPUT, TensorProto.FLOAT, ["batch", len(heads), "n_tokens", "n_frames"]
+        )
+    )
 
 
 def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
@@ -76,8 +80,12 @@ def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
         node("Shape", ["tokens"], ["align_n_tokens"], start=1, end=2),
         node("Shape", ["align_float"], ["align_frames"], start=3, end=4),
         node("Shape", ["align_float"], ["align_audio"], start=0, end=1),
-        node("Concat", ["align_audio", "align_a", "align_minus1", "align_n_tokens", "align_frames"],
-             ["align_shape5"], axis=0),
+        node(
+            "Concat",
+            ["align_audio", "align_a", "align_minus1", "align_n_tokens", "align_frames"],
+            ["align_shape5"],
+            axis=0,
+        ),
         node("Reshape", ["align_float", "align_shape5"], ["align_5d"]),
         node("Transpose", ["align_5d"], ["align_rows"], perm=[0, 2, 1, 3, 4]),
         node("Concat", ["align_minus1", "align_a", "align_n_tokens", "align_frames"], ["align_shape4"], axis=0),
@@ -85,8 +93,9 @@ def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
     ]
 
 
-def alignment_session(decoder_path: Path, heads: Sequence[tuple[int, int]],
-                      config: SessionConfig) -> ort.InferenceSession:
+def alignment_session(
+    decoder_path: Path, heads: Sequence[tuple[int, int]], config: SessionConfig
+) -> ort.InferenceSession:
     """An onnxruntime session of the word-timing decoder (built in memory, a few hundred ms)."""
     if not heads:
         raise ValueError("the model names no alignment heads")

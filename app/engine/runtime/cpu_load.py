@@ -42,8 +42,9 @@ def _read() -> _Reading | None:
         return None
     user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
     times = os.times()
-    return _Reading(time.monotonic(), (user + nice + system + irq + softirq + steal) / _TICKS_PER_S,
-                    times.user + times.system)
+    return _Reading(
+        time.monotonic(), (user + nice + system + irq + softirq + steal) / _TICKS_PER_S, times.user + times.system
+    )
 
 
 class SpinChoice:

@@ -77,8 +77,9 @@ def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: 
     return session
 
 
-def create_session(model_path: Path | bytes, config: SessionConfig,
-                   data_folder: Path | None = None) -> tuple[ort.InferenceSession, str, str | None]:
+def create_session(
+    model_path: Path | bytes, config: SessionConfig, data_folder: Path | None = None
+) -> tuple[ort.InferenceSession, str, str | None]:
     """Open `model_path` (or a serialized graph whose side files are in `data_folder`); returns
     (session, provider used, one-line reason if it fell back to CPU)."""
     options = ort.SessionOptions()

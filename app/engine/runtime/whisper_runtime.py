@@ -76,7 +76,10 @@ class WhisperRuntime:
         self._sessions = {self._session_config.spinning: (self.encoder, self.decoder)}
         dims = self.facts.dims
         self._n_layers, self._heads, self._head_dim = (
-            dims.n_text_layer, dims.n_text_head, dims.n_text_state // dims.n_text_head)
+            dims.n_text_layer,
+            dims.n_text_head,
+            dims.n_text_state // dims.n_text_head,
+        )
 
     def _open_sessions(self, model_dir: Path, config: SessionConfig) -> Tokenizer:
         """Build the encoder and decoder sessions on two threads while this one parses the
@@ -94,8 +97,9 @@ class WhisperRuntime:
             parsed = parse_tokenizer_json((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"))
             self.encoder, self.provider, self.fallback_reason = encoder.result()
             if decoder is None:
-                decoder = pool.submit(create_session, model_dir / DECODER_FILE,
-                                      dataclasses.replace(config, provider=self.provider))
+                decoder = pool.submit(
+                    create_session, model_dir / DECODER_FILE, dataclasses.replace(config, provider=self.provider)
+                )
             self.decoder = decoder.result()[0]
         return parsed
 
@@ -128,17 +132,28 @@ class WhisperRuntime:
         self._session_config = config
         if had_aligner:
             self.prepare_alignment()
-        log.info("worker threads %s: other programs use %.1f cores", "spin" if spinning else "sleep",
-                 self._spin_choice.others_cores or 0.0)
+        log.info(
+            "worker threads %s: other programs use %.1f cores",
+            "spin" if spinning else "sleep",
+            self._spin_choice.others_cores or 0.0,
+        )
 
     def new_cache(self, batch: int) -> KVCache:
         empty = np.zeros((batch, self._heads, 0, self._head_dim), dtype=self.cache_dtype)
-        values = {f"past_{kind}_{i}": ort.OrtValue.ortvalue_from_numpy(empty)
-                  for i in range(self._n_layers) for kind in ("k", "v")}
+        values = {
+            f"past_{kind}_{i}": ort.OrtValue.ortvalue_from_numpy(empty)
+            for i in range(self._n_layers)
+            for kind in ("k", "v")
+        }
         return KVCache(values, 0, batch)
 
-    def decode(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
-               cache_indices: NDArray[np.int64] | None = None) -> tuple[NDArray[np.float32], KVCache]:
+    def decode(
+        self,
+        tokens: NDArray[np.int64],
+        cache: KVCache,
+        cross: CrossAttention,
+        cache_indices: NDArray[np.int64] | None = None,
+    ) -> tuple[NDArray[np.float32], KVCache]:
         """tokens [batch, n_tokens] int64 -> (logits [batch, n_vocab] float32, the grown cache).
 
         `cache_indices` [batch] picks, for each row, the cache row it continues (beam search).
@@ -147,9 +162,13 @@ class WhisperRuntime:
         logits, cache, _ = self._run(self.decoder, self._decoder_outputs, tokens, cache, cross, cache_indices)
         return logits, cache
 
-    def decode_with_alignment(self, tokens: NDArray[np.int64], cache: KVCache, cross: CrossAttention,
-                              cache_indices: NDArray[np.int64] | None = None,
-                              ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
+    def decode_with_alignment(
+        self,
+        tokens: NDArray[np.int64],
+        cache: KVCache,
+        cross: CrossAttention,
+        cache_indices: NDArray[np.int64] | None = None,
+    ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
         """`decode` on the word-timing decoder (alignment_graph.py), which also returns the
         alignment heads' cross-attention weights [batch, n_alignment_heads, n_tokens, 1500] float32
         (softmax over the 1500 audio frames of 20 ms, heads in `facts.alignment_heads` order).
@@ -170,13 +189,20 @@ class WhisperRuntime:
 
         spinning = bool(self._session_config.spinning)
         if spinning not in self._aligners:
-            self._aligners[spinning] = alignment_session(self.model_dir / DECODER_FILE,
-                                                         self.facts.alignment_heads, self._session_config)
+            self._aligners[spinning] = alignment_session(
+                self.model_dir / DECODER_FILE, self.facts.alignment_heads, self._session_config
+            )
         return self._aligners[spinning]
 
-    def _run(self, session: ort.InferenceSession, names: list[str], tokens: NDArray[np.int64], cache: KVCache,
-             cross: CrossAttention, cache_indices: NDArray[np.int64] | None,
-             ) -> tuple[NDArray[np.float32], KVCache, dict[str, ort.OrtValue]]:
+    def _run(
+        self,
+        session: ort.InferenceSession,
+        names: list[str],
+        tokens: NDArray[np.int64],
+        cache: KVCache,
+        cross: CrossAttention,
+        cache_indices: NDArray[np.int64] | None,
+    ) -> tuple[NDArray[np.float32], KVCache, dict[str, ort.OrtValue]]:
         batch = tokens.shape[0]
         if cache_indices is None:
             cache_indices = np.arange(batch, dtype=np.int64)
@@ -186,7 +212,8 @@ class WhisperRuntime:
         feed["cache_indices"] = ort.OrtValue.ortvalue_from_numpy(cache_indices.astype(np.int64))
         outputs = dict(zip(names, session.run_with_ort_values(names, feed), strict=True))
         logits: NDArray[np.float32] = outputs.pop("logits").numpy()
-        present = {name.replace("present_", "past_"): value for name, value in outputs.items()
-                   if name.startswith("present_")}
+        present = {
+            name.replace("present_", "past_"): value for name, value in outputs.items() if name.startswith("present_")
+        }
         extra = {name: value for name, value in outputs.items() if not name.startswith("present_")}
         return logits, KVCache(present, cache.length + tokens.shape[1], batch), extra

@@ -90,8 +90,9 @@ def _within(value: float, low: float, high: float) -> float:
     return round(min(max(value, low), high), 3)
 
 
-def token_probabilities(tokens: Sequence[int], logprobs: Sequence[float],
-                        is_text: Callable[[int], bool]) -> list[float]:
+def token_probabilities(
+    tokens: Sequence[int], logprobs: Sequence[float], is_text: Callable[[int], bool]
+) -> list[float]:
     """The probabilities of the text tokens among `tokens` (one log-probability per token)."""
     if len(logprobs) != len(tokens):
         return [1.0 for t in tokens if is_text(t)]

@@ -40,8 +40,9 @@ def _clamped(segment: Segment, duration_s: float) -> Segment:
         words = [_clamped_word(w, duration_s) for w in words]
     if words is segment.words and not _outside(segment.start, segment.end, duration_s):
         return segment
-    return dataclasses.replace(segment, start=_clip(segment.start, duration_s),
-                               end=_clip(segment.end, duration_s), words=words)
+    return dataclasses.replace(
+        segment, start=_clip(segment.start, duration_s), end=_clip(segment.end, duration_s), words=words
+    )
 
 
 def _clamped_word(word: Word, duration_s: float) -> Word:

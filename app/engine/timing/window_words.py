@@ -30,9 +30,17 @@ class WindowWords:
         if aligner.runtime.facts.alignment_heads_source not in ("", "model"):
             log.warning("word timestamps: %s", aligner.runtime.facts.alignment_heads_source)
 
-    def add(self, segments: Sequence[Segment], cross: CrossAttention, tokens: Sequence[int],
-            token_logprobs: Sequence[float], language: str, offset_s: float, n_mel_frames: int,
-            mel: NDArray[np.float32] | None = None) -> None:
+    def add(
+        self,
+        segments: Sequence[Segment],
+        cross: CrossAttention,
+        tokens: Sequence[int],
+        token_logprobs: Sequence[float],
+        language: str,
+        offset_s: float,
+        n_mel_frames: int,
+        mel: NDArray[np.float32] | None = None,
+    ) -> None:
         """`segments`: the window's (absolute times); `tokens`/`token_logprobs`: all its decoded
         tokens and their log-probabilities; `cross`: its encoder output (batch 1); `mel`: its
         log-mel [n_mels, >= n_mel_frames] from the window start (pauses, see word_refine.py)."""

@@ -45,8 +45,21 @@ def median_filter7(x: NDArray[np.float32]) -> NDArray[np.float32]:
     padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(pad, pad)], mode="reflect")
     n = x.shape[-1]
     p = [padded[..., k : k + n].copy() for k in range(MEDIAN_WIDTH)]
-    for a, b in ((0, 5), (0, 3), (1, 6), (2, 4), (0, 1), (3, 5), (2, 6), (2, 3), (3, 6), (4, 5), (1, 4), (1, 3),
-                 (3, 4)):
+    for a, b in (
+        (0, 5),
+        (0, 3),
+        (1, 6),
+        (2, 4),
+        (0, 1),
+        (3, 5),
+        (2, 6),
+        (2, 3),
+        (3, 6),
+        (4, 5),
+        (1, 4),
+        (1, 3),
+        (3, 4),
+    ):
         low = np.minimum(p[a], p[b])
         np.maximum(p[a], p[b], out=p[b])
         p[a] = low

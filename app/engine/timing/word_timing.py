@@ -35,9 +35,16 @@ class WindowWordAligner:
         self.runtime = runtime
         self.tokenizer: WhisperTokenizer = runtime.tokenizer
 
-    def align(self, cross: CrossAttention, sot_sequence: Sequence[int], text_tokens: Sequence[int],
-              n_mel_frames: int, token_probs: Sequence[float] | None = None, language: str = "en",
-              mel: NDArray[np.float32] | None = None) -> list[Word]:
+    def align(
+        self,
+        cross: CrossAttention,
+        sot_sequence: Sequence[int],
+        text_tokens: Sequence[int],
+        n_mel_frames: int,
+        token_probs: Sequence[float] | None = None,
+        language: str = "en",
+        mel: NDArray[np.float32] | None = None,
+    ) -> list[Word]:
         """Words of `text_tokens` (no specials, no timestamps) spoken in the window `cross`
         (batch 1) whose first `n_mel_frames` mel frames (10 ms each, <= 3000) are real audio.
 
@@ -61,9 +68,13 @@ class WindowWordAligner:
         return words
 
 
-def words_from_tokens(tok: WhisperTokenizer, text: list[int], times: Sequence[float] | NDArray[np.float64],
-                      probs: Sequence[float],
-                      language: str) -> list[Word]:
+def words_from_tokens(
+    tok: WhisperTokenizer,
+    text: list[int],
+    times: Sequence[float] | NDArray[np.float64],
+    probs: Sequence[float],
+    language: str,
+) -> list[Word]:
     """Group tokens into words (a word ends where the next one starts, the last where eot starts)."""
     words = split_to_word_tokens(tok, text, language)
     out: list[Word] = []

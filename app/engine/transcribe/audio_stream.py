@@ -62,8 +62,10 @@ class StreamedFeatures:
         last = (start + n_frames - 1) // BLOCK
         for k in range(self._next_block, last + 2):  # one block ahead for the floor
             self._featurise(k)
-        pieces = [self._blocks[k][:, max(0, start - k * BLOCK) : start + n_frames - k * BLOCK]
-                  for k in range(start // BLOCK, last + 1)]
+        pieces = [
+            self._blocks[k][:, max(0, start - k * BLOCK) : start + n_frames - k * BLOCK]
+            for k in range(start // BLOCK, last + 1)
+        ]
         assert self._loudest is not None
         log_spec = np.maximum(np.concatenate(pieces, axis=1), self._loudest - 8.0)
         return pad_or_trim(((log_spec + 4.0) / 4.0).astype(np.float32))
@@ -126,8 +128,9 @@ class StreamedFeatures:
             return
         t0 = time.perf_counter()
         span = self._padded(first * HOP_LENGTH, (end - 1) * HOP_LENGTH + N_FFT, ext)
-        frames = np.lib.stride_tricks.as_strided(span, (end - first, N_FFT), (span.strides[0] * HOP_LENGTH,
-                                                                              span.strides[0]))
+        frames = np.lib.stride_tricks.as_strided(
+            span, (end - first, N_FFT), (span.strides[0] * HOP_LENGTH, span.strides[0])
+        )
         spectrum = np.fft.rfft(frames * hann_window(), axis=-1).astype(np.complex64)
         power = (np.abs(spectrum) ** 2).T.astype(np.float32)
         block: NDArray[np.float32] = np.log10(np.maximum(mel_filters(self.n_mels) @ power, 1e-10))

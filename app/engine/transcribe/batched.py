@@ -42,8 +42,12 @@ TAIL_FRAMES = 100
 class BatchedTranscriber(FileTranscriber):
     """Transcribes a stream of audio chunks `options.batch_size` windows at a time."""
 
-    def transcribe(self, chunks: Iterable[NDArray[np.float32]], duration_s: float | None = None,
-                   detector: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+    def transcribe(
+        self,
+        chunks: Iterable[NDArray[np.float32]],
+        duration_s: float | None = None,
+        detector: SpeechDetector | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]:
         start = time.perf_counter()
         size = self.options.batch_size  # 1..64, checked by DecodeOptions
         feats = StreamedFeatures(chunks, self.runtime.facts.dims.n_mels, SpeechMap(detector))
@@ -66,8 +70,15 @@ class BatchedTranscriber(FileTranscriber):
         timings.encoder_s += time.perf_counter() - t0
         return cross
 
-    def _batches(self, feats: StreamedFeatures, planner: WindowPlanner, group: list[Window],
-                 info: TranscriptionInfo, start: float, first: CrossAttention | None) -> Iterator[Segment]:
+    def _batches(
+        self,
+        feats: StreamedFeatures,
+        planner: WindowPlanner,
+        group: list[Window],
+        info: TranscriptionInfo,
+        start: float,
+        first: CrossAttention | None,
+    ) -> Iterator[Segment]:
         timings, next_id = info.timings, 1
         while group:
             self.cancel.raise_if_cancelled()
@@ -90,13 +101,24 @@ class BatchedTranscriber(FileTranscriber):
             group = planner.next_group()
             self._report(feats, info, done if group else planner.end)
 
-    def _decode_group(self, feats: StreamedFeatures, group: list[Window], cross: CrossAttention,
-                      language: str, mels: list[NDArray[np.float32]]) -> list[list[Segment]]:
+    def _decode_group(
+        self,
+        feats: StreamedFeatures,
+        group: list[Window],
+        cross: CrossAttention,
+        language: str,
+        mels: list[NDArray[np.float32]],
+    ) -> list[list[Segment]]:
         """Decode every window of `cross` at once, greedily: each window's segments (with their
         words when asked; `mels`: each window's log-mel [n_mels, 3000], for the word edges)."""
         prompt = self.decoder.build_prompt(language, [])
-        loop = DecodingLoop(self.runtime, self.decoder.logit_filters(), self.runtime.tokenizer.no_speech,
-                            self.runtime.tokenizer.eot, self.cancel)
+        loop = DecodingLoop(
+            self.runtime,
+            self.decoder.logit_filters(),
+            self.runtime.tokenizer.no_speech,
+            self.runtime.tokenizer.eot,
+            self.cancel,
+        )
         outcomes = loop.run_greedy_batch(cross, prompt, self.options.max_new_tokens)
         release_free_heap()  # the batch's decoder buffers are free (see native_heap)
         self.decoder.n_tokens += sum(len(o.tokens) + 1 for o in outcomes)
@@ -107,21 +129,50 @@ class BatchedTranscriber(FileTranscriber):
                 result = self.decoder.decode(_row(cross, row), prompt, self.cancel)  # with fallback
             segments = self._window_segments(feats, seek, n_frames, result)
             if self.words is not None and segments:
-                self._add_words(feats, segments, _row(cross, row) if cross.batch > 1 else cross, result, language,
-                                (seek, n_frames), mels[row])
+                self._add_words(
+                    feats,
+                    segments,
+                    _row(cross, row) if cross.batch > 1 else cross,
+                    result,
+                    language,
+                    (seek, n_frames),
+                    mels[row],
+                )
             per_window.append(segments)
         return per_window
 
-    def _add_words(self, feats: StreamedFeatures, segments: list[Segment], cross: CrossAttention,
-                   result: WindowDecode, language: str, window: Window, mel: NDArray[np.float32]) -> None:
+    def _add_words(
+        self,
+        feats: StreamedFeatures,
+        segments: list[Segment],
+        cross: CrossAttention,
+        result: WindowDecode,
+        language: str,
+        window: Window,
+        mel: NDArray[np.float32],
+    ) -> None:
         assert self.words is not None
         if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
             self.words.context.duration_s = feats.n_samples / SAMPLE_RATE
-        self.words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs, language,
-                       window[0] / FRAMES_PER_SECOND, window[1], mel)
+        self.words.add(
+            segments,
+            cross,
+            result.outcome.tokens,
+            result.outcome.token_logprobs,
+            language,
+            window[0] / FRAMES_PER_SECOND,
+            window[1],
+            mel,
+        )
 
-    def _redecode_tails(self, feats: StreamedFeatures, planner: WindowPlanner, group: list[Window],
-                        per_window: list[list[Segment]], language: str) -> None:
+    def _redecode_tails(
+        self,
+        feats: StreamedFeatures,
+        planner: WindowPlanner,
+        group: list[Window],
+        per_window: list[list[Segment]],
+        language: str,
+    ) -> None:
         """Whisper often ends a window before its last utterance (greedy, no prompt: on a long
         file whole utterances are lost that way). Where speech follows a window's last segment
         by `TAIL_FRAMES` or more, that tail is decoded again as a window of its own, as the
@@ -130,8 +181,11 @@ class BatchedTranscriber(FileTranscriber):
         for index, ((seek, n_frames), segments) in enumerate(zip(group, per_window, strict=True)):
             last = round(segments[-1].end * FRAMES_PER_SECOND) if segments else None
             end = seek + n_frames
-            if last is not None and seek < last <= end - TAIL_FRAMES and not feats.speech.is_weak(
-                    last * HOP_LENGTH, end * HOP_LENGTH):
+            if (
+                last is not None
+                and seek < last <= end - TAIL_FRAMES
+                and not feats.speech.is_weak(last * HOP_LENGTH, end * HOP_LENGTH)
+            ):
                 tails.append((index, (last, end - last)))
         if not tails:
             return
@@ -141,15 +195,22 @@ class BatchedTranscriber(FileTranscriber):
         for (index, _), segments in zip(tails, found, strict=True):
             per_window[index] += segments
 
-    def _window_segments(self, feats: StreamedFeatures, seek: int, n_frames: int,
-                         result: WindowDecode) -> list[Segment]:
+    def _window_segments(
+        self, feats: StreamedFeatures, seek: int, n_frames: int, result: WindowDecode
+    ) -> list[Segment]:
         """The window's segments (absolute times, unfinished speech kept), [] for non-speech."""
         outcome = result.outcome
         if self.decoder.is_silence(result) or feats.speech.rejects(
-                seek * HOP_LENGTH, (seek + n_frames) * HOP_LENGTH, outcome.no_speech_prob, outcome.avg_logprob):
+            seek * HOP_LENGTH, (seek + n_frames) * HOP_LENGTH, outcome.no_speech_prob, outcome.avg_logprob
+        ):
             return []
-        segments, _ = split_segments(outcome.tokens, self.runtime.tokenizer, seek / FRAMES_PER_SECOND,
-                                     n_frames / FRAMES_PER_SECOND, keep_tail=True)
+        segments, _ = split_segments(
+            outcome.tokens,
+            self.runtime.tokenizer,
+            seek / FRAMES_PER_SECOND,
+            n_frames / FRAMES_PER_SECOND,
+            keep_tail=True,
+        )
         kept = [seg for seg in segments if seg.start != seg.end and seg.text.strip()]
         for seg in kept:
             stamp(seg, result)
@@ -158,5 +219,10 @@ class BatchedTranscriber(FileTranscriber):
 
 def _row(cross: CrossAttention, row: int) -> CrossAttention:
     """One window's K/V out of a batch (a copy; only for windows that need decoding again)."""
-    return CrossAttention({name: ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[row : row + 1]))
-                           for name, value in cross.values.items()}, 1)
+    return CrossAttention(
+        {
+            name: ort.OrtValue.ortvalue_from_numpy(np.ascontiguousarray(value.numpy()[row : row + 1]))
+            for name, value in cross.values.items()
+        },
+        1,
+    )

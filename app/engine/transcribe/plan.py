@@ -97,8 +97,9 @@ def longest_pause(probs: NDArray[np.float32]) -> float | None:
     return float(starts[best] + stops[best]) / 2
 
 
-def plan_windows(chunks: Iterable[NDArray[np.float32]], n_mels: int = 80,
-                 detector: SpeechDetector | None = None) -> list[Window]:
+def plan_windows(
+    chunks: Iterable[NDArray[np.float32]], n_mels: int = 80, detector: SpeechDetector | None = None
+) -> list[Window]:
     """All the windows a batched transcription of `chunks` decodes (for tests and benchmarks)."""
     planner = WindowPlanner(StreamedFeatures(chunks, n_mels, SpeechMap(detector)), 1)
     windows: list[Window] = []

@@ -46,6 +46,6 @@ def copies_prompt(decoded: str, prompt: str, run: int = COPIED_RUN_WORDS, openin
     said, heard = _words(prompt), _words(decoded)
     if len(said) < run or len(heard) < run:
         return False
-    runs = {tuple(said[i:i + run]) for i in range(len(said) - run + 1)}
+    runs = {tuple(said[i : i + run]) for i in range(len(said) - run + 1)}
     starts = len(heard) - run + 1 if opening is None else min(opening, len(heard) - run + 1)
-    return any(tuple(heard[i:i + run]) in runs for i in range(starts))
+    return any(tuple(heard[i : i + run]) in runs for i in range(starts))

@@ -59,16 +59,25 @@ class _State:
 class FileTranscriber:
     """Transcribes a stream of audio chunks, yielding segments as each window is decoded."""
 
-    def __init__(self, runtime: WhisperRuntime, options: DecodeOptions, cancel: CancelToken | None = None,
-                 on_progress: ProgressCallback | None = None) -> None:
+    def __init__(
+        self,
+        runtime: WhisperRuntime,
+        options: DecodeOptions,
+        cancel: CancelToken | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> None:
         self.runtime, self.options = runtime, options
         self.cancel = cancel or CancelToken()
         self.on_progress = on_progress
         self.decoder = FallbackWindowDecoder(runtime, options)
         self.words: WindowWords | None = None  # set per file when options.word_timestamps
 
-    def transcribe(self, chunks: Iterable[NDArray[np.float32]], duration_s: float | None = None,
-                   detector: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+    def transcribe(
+        self,
+        chunks: Iterable[NDArray[np.float32]],
+        duration_s: float | None = None,
+        detector: SpeechDetector | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]:
         """`chunks`: the audio, [n] float32 16 kHz each, in order; `duration_s`: its expected
         length (for progress; `info.duration_s` is the decoded length once iterated)."""
         start = time.perf_counter()
@@ -108,12 +117,16 @@ class FileTranscriber:
             return end
         return max(seek + 1, speech - SPEECH_PAD_FRAMES)
 
-    def _segments(self, feats: StreamedFeatures, info: TranscriptionInfo, start: float,
-                  first_window: CrossAttention | None) -> Iterator[Segment]:
+    def _segments(
+        self, feats: StreamedFeatures, info: TranscriptionInfo, start: float, first_window: CrossAttention | None
+    ) -> Iterator[Segment]:
         """`first_window`: the encoder output of the window at 0, if language detection made it."""
         state, timings = _State(), info.timings
-        prev_prompt = self.runtime.tokenizer.encode(" " + self.options.initial_prompt.strip()) \
-            if self.options.initial_prompt else []
+        prev_prompt = (
+            self.runtime.tokenizer.encode(" " + self.options.initial_prompt.strip())
+            if self.options.initial_prompt
+            else []
+        )
         while size := feats.frames_at(state.seek):
             self.cancel.raise_if_cancelled()
             feats.release_before(state.seek)
@@ -139,8 +152,16 @@ class FileTranscriber:
             if self.words is not None and segments:
                 if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
                     self.words.context.duration_s = feats.n_samples / SAMPLE_RATE
-                self.words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs,
-                               info.language, previous_seek / FRAMES_PER_SECOND, size, window)
+                self.words.add(
+                    segments,
+                    cross,
+                    result.outcome.tokens,
+                    result.outcome.token_logprobs,
+                    info.language,
+                    previous_seek / FRAMES_PER_SECOND,
+                    size,
+                    window,
+                )
             yield from self._shown(state, segments, result)
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)
@@ -153,11 +174,13 @@ class FileTranscriber:
         """Decode the window conditioned on the text before it (after the `initial` prompt's
         tokens); one that copies a run of that text is decoded again without it, and the prompt
         starts afresh after this window (prompt_copy.py says why)."""
-        conditioned = state.all_tokens[state.prompt_reset_since:]
+        conditioned = state.all_tokens[state.prompt_reset_since :]
         result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial + conditioned), self.cancel)
         said = self.runtime.tokenizer.decode(conditioned) if conditioned else ""
-        if said and (copies_prompt(result.text, said, COPIED_RUN_WORDS)
-                     or copies_prompt(result.text, said, FILE_COPIED_RUN_WORDS, FILE_COPY_OPENING_WORDS)):
+        if said and (
+            copies_prompt(result.text, said, COPIED_RUN_WORDS)
+            or copies_prompt(result.text, said, FILE_COPIED_RUN_WORDS, FILE_COPY_OPENING_WORDS)
+        ):
             result = self.decoder.decode(cross, self.decoder.build_prompt(language, initial), self.cancel)
             state.prompt_reset_since = len(state.all_tokens)
         return result
@@ -168,8 +191,9 @@ class FileTranscriber:
         if rejected or self.decoder.is_silence(result):
             state.seek += size
             return []
-        segments, resume = split_segments(result.outcome.tokens, self.runtime.tokenizer, offset,
-                                          size / FRAMES_PER_SECOND)
+        segments, resume = split_segments(
+            result.outcome.tokens, self.runtime.tokenizer, offset, size / FRAMES_PER_SECOND
+        )
         state.seek += size if resume is None else round(resume * FRAMES_PER_SECOND)
         # The next prompt keeps the timestamps, as openai/whisper and faster-whisper do:
         # prompted with text alone, tiny.en goes on without timestamps and skips a whole window.

@@ -59,10 +59,16 @@ class WhisperEngine:
     def is_multilingual(self) -> bool:
         return self.runtime.facts.multilingual
 
-    def transcribe(self, audio: NDArray[np.float32] | Iterable[NDArray[np.float32]], options: DecodeOptions,
-                   cancel: CancelToken | None = None, on_progress: ProgressCallback | None = None, *,
-                   duration_s: float | None = None,
-                   speech: SpeechDetector | None = None) -> tuple[Iterator[Segment], TranscriptionInfo]:
+    def transcribe(
+        self,
+        audio: NDArray[np.float32] | Iterable[NDArray[np.float32]],
+        options: DecodeOptions,
+        cancel: CancelToken | None = None,
+        on_progress: ProgressCallback | None = None,
+        *,
+        duration_s: float | None = None,
+        speech: SpeechDetector | None = None,
+    ) -> tuple[Iterator[Segment], TranscriptionInfo]:
         """Audio of any length -> lazily decoded segments and info.
 
         `audio`: one array [n_samples] float32 16 kHz, or an iterable of such chunks (a file
@@ -82,8 +88,13 @@ class WhisperEngine:
         if options.word_timestamps:
             self.runtime.prepare_alignment()
 
-    def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
-                      prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
+    def decode_window(
+        self,
+        audio: NDArray[np.float32],
+        options: DecodeOptions,
+        prompt_tokens: Sequence[int] = (),
+        cancel: CancelToken | None = None,
+    ) -> WindowResult:
         """Decode up to 30 s of audio [n_samples] float32 16 kHz as one window (padded to 30 s).
 
         `prompt_tokens` are previous-text tokens (no specials). Segment times are relative to
@@ -102,17 +113,24 @@ class WhisperEngine:
             stamp(seg, result)
         if options.word_timestamps and segments:
             words = WindowWords(self._word_aligner(), options.task, audio.shape[0] / SAMPLE_RATE)
-            words.add(segments, cross, result.outcome.tokens, result.outcome.token_logprobs, language, 0.0,
-                      n_frames, mel)
+            words.add(
+                segments, cross, result.outcome.tokens, result.outcome.token_logprobs, language, 0.0, n_frames, mel
+            )
         return WindowResult(
-            tokens=result.outcome.tokens, text=result.text, segments=segments, language=language,
-            language_probability=language_prob, avg_logprob=result.outcome.avg_logprob,
-            no_speech_prob=result.outcome.no_speech_prob, compression_ratio=result.compression_ratio,
+            tokens=result.outcome.tokens,
+            text=result.text,
+            segments=segments,
+            language=language,
+            language_probability=language_prob,
+            avg_logprob=result.outcome.avg_logprob,
+            no_speech_prob=result.outcome.no_speech_prob,
+            compression_ratio=result.compression_ratio,
             temperature=result.temperature,
         )
 
-    def word_timings(self, audio: NDArray[np.float32], text_tokens: Sequence[int], language: str = "en",
-                     task: Task = Task.TRANSCRIBE) -> list[Word]:
+    def word_timings(
+        self, audio: NDArray[np.float32], text_tokens: Sequence[int], language: str = "en", task: Task = Task.TRANSCRIBE
+    ) -> list[Word]:
         """Words of `text_tokens` (text tokens of up to 30 s of audio [n_samples] float32 16 kHz,
         decoded before) with times in seconds from the start of `audio`. Encodes the window
         again; callers that hold its `CrossAttention` use `WindowWordAligner.align` directly."""
@@ -129,14 +147,17 @@ class WhisperEngine:
         """The text the decoder writes for up to 30 s of audio [n_samples] float32 16 kHz once it
         is made to start with `prefix` (greedy, English, no timestamps): the text after it, with
         its leading space (" London" after "Cap" where "cap london" was said)."""
-        decoder = FallbackWindowDecoder(self.runtime, DecodeOptions(
-            language="en", beam_size=1, temperatures=(0.0,), without_timestamps=True, max_new_tokens=32))
+        decoder = FallbackWindowDecoder(
+            self.runtime,
+            DecodeOptions(language="en", beam_size=1, temperatures=(0.0,), without_timestamps=True, max_new_tokens=32),
+        )
         language = "en" if self.is_multilingual else None
         result = decoder.decode(self._encoded(audio)[3], decoder.build_prompt(language, [], prefix=prefix), None)
         return self.tokenizer.decode(result.outcome.tokens)
 
-    def _encoded(self, audio: NDArray[np.float32]
-                 ) -> tuple[NDArray[np.float32], NDArray[np.float32], int, CrossAttention]:
+    def _encoded(
+        self, audio: NDArray[np.float32]
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32], int, CrossAttention]:
         """Up to 30 s of `audio` [n_samples] float32 16 kHz as one window: (the samples used, their
         log-mel [n_mels, frames] float32, the frames in the window, the encoder's output)."""
         audio = np.asarray(audio[:N_SAMPLES_WINDOW], dtype=np.float32)
