@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from app.commands.common import add_model_options, add_vocabulary_options, one_line, option_flag
+from app.commands.stop_signals import counting_stop_signals
 
 log = logging.getLogger(__name__)
 
@@ -169,21 +170,22 @@ def run(args: argparse.Namespace) -> int:
     if not args.input and not args.json:
         print("Listening... (Ctrl-C to stop)", file=sys.stderr)
     journal = None if args.input else _open_journal()  # a replayed file is on disk already
-    try:
-        worker, sink = start_session(source, engine, options, record=args.record, journal=journal)
-    except AudioDeviceError as exc:
-        log.warning("dictation failed", exc_info=True)
-        print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
-        if journal is not None:
-            journal.discard()
-        return 2
-    printer = _Printer(args.json)
-    failed = False
-    for event in iter_events(worker, sink):
-        printer(event)  # on stdout: the text is the user's now, its audio is not needed
-        failed = failed or event.type is EventType.ERROR
-        if journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
-            journal.mark_committed(event.audio_end_s)
+    with counting_stop_signals() as stops:  # a stop mid-print would skip the flush and the journal
+        try:
+            worker, sink = start_session(source, engine, options, record=args.record, journal=journal)
+        except AudioDeviceError as exc:
+            log.warning("dictation failed", exc_info=True)
+            print(f"earshot dictate: {one_line(exc)}", file=sys.stderr)
+            if journal is not None:
+                journal.discard()
+            return 2
+        printer = _Printer(args.json)
+        failed = False
+        for event in iter_events(worker, sink, stops):
+            printer(event)  # on stdout: the text is the user's now, its audio is not needed
+            failed = failed or event.type is EventType.ERROR
+            if journal is not None and event.type in (EventType.COMMIT, EventType.FINAL):
+                journal.mark_committed(event.audio_end_s)
     if journal is not None and worker.failure is None:
         journal.discard()
     elif journal is not None:

@@ -56,3 +56,30 @@ def stopping_on_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+_COUNTED = (signal.SIGINT, *STOP_SIGNALS)
+
+
+@contextmanager
+def counting_stop_signals() -> Iterator[list[int]]:
+    """Within the block (main thread only), SIGINT, SIGTERM and SIGHUP raise nothing: each is
+    appended to the yielded list, which a loop reads between its steps. An exception raised by a
+    handler lands wherever the main thread happens to be (mid-print, mid-write), out of reach of
+    the one `except` that knows how to stop cleanly; a count is read where stopping is safe. A
+    signal inherited as ignored stays ignored."""
+    received: list[int] = []
+
+    def count(signum: int, _frame: FrameType | None) -> None:
+        received.append(signum)
+        _received.append(signum)
+
+    previous = {}
+    for signum in _COUNTED:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            previous[signum] = signal.signal(signum, count)
+    try:
+        yield received
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

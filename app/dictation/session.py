@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -66,25 +66,28 @@ def start_session(
     return worker, sink
 
 
-def iter_events(
-    worker: DictationWorker, sink: QueueSink, on_interrupt: Callable[[], None] | None = None
-) -> Iterator[DictationEvent]:
-    """Yield events until the SUMMARY event (included). Ctrl-C stops the session (flushing the
-    last utterance); a second Ctrl-C cancels it."""
+def iter_events(worker: DictationWorker, sink: QueueSink, stops: Sequence[object] = ()) -> Iterator[DictationEvent]:
+    """Yield events until the SUMMARY event (included). The first stop asked for (an item added
+    to `stops`, e.g. a signal counted by its handler, or Ctrl-C raised while waiting) stops the
+    session, flushing the last utterance; a second cancels it."""
     interrupted = 0
+    acted_on = 0
     while True:
         try:
-            event = sink.queue.get(timeout=0.1)
+            event: DictationEvent | None = sink.queue.get(timeout=0.1)
         except queue.Empty:
-            continue
+            event = None
         except KeyboardInterrupt:
             interrupted += 1
-            if on_interrupt is not None:
-                on_interrupt()
-            if interrupted == 1:
+            event = None
+        asked = interrupted + len(stops)
+        if asked > acted_on:
+            acted_on = asked
+            if asked == 1:
                 worker.stop()
             else:
                 worker.cancel()
+        if event is None:
             continue
         yield event
         if event.type is EventType.SUMMARY:
