@@ -116,6 +116,7 @@ SLOW: dict[str, str] = {
     "tests/ui/test_dictation_export.py": "a dictation replayed in the window",
     "tests/ui/test_recovered_dictation.py": "a recovered dictation transcribed in the window",
     "tests/ui/test_watch_folder_files.py": "watched files transcribed in the window",
+    "tests/ui/test_watch_folder_shared.py": "two windows, each with the model, transcribe a shared folder",
     "tests/ui/test_model_import.py": "imports and converts a copy of tiny.en through the window",
     "tests/ui/test_first_focus.py": "Xvfb and the app in its own process",
     "tests/ui/test_scaled_window.py": "Xvfb and the app in its own process",

@@ -47,13 +47,27 @@ def transcript_stem(media: Path) -> str:
     return media.name if twins else media.stem
 
 
+def transcript_folder(watch: WatchFolder, media: Path) -> Path:
+    """The folder the transcript files of `media` (inside `watch.folder`) go to."""
+    if watch.output_dir:
+        return Path(watch.output_dir) / media.parent.relative_to(Path(watch.folder))
+    return media.parent
+
+
 def transcript_targets(watch: WatchFolder, media: Path) -> list[Path]:
     """Where the transcript files of `media` (inside `watch.folder`) go, one per format."""
-    folder = media.parent
-    if watch.output_dir:
-        folder = Path(watch.output_dir) / media.parent.relative_to(Path(watch.folder))
-    stem = transcript_stem(media)
+    folder, stem = transcript_folder(watch, media), transcript_stem(media)
     return [folder / f"{stem}.{fmt}" for fmt in watch.formats]
+
+
+def transcripts_written_since(watch: WatchFolder, media: Path, changed: float) -> bool:
+    """True when every transcript file `watch` asks for exists and was written at or after
+    `changed` (the media's modification time, seconds since the epoch): another app watching the
+    same shared folder, or this one before its History was cleared, has transcribed it."""
+    try:
+        return all(target.stat().st_mtime >= changed for target in transcript_targets(watch, media))
+    except OSError:
+        return False  # one is missing (or cannot be looked at): not written
 
 
 def write_transcript_files(

@@ -1,8 +1,11 @@
 """Watch folders in the app: settled new or changed media files become file jobs, once each.
 
 `app.controller.watch_folders.WatchFolders` says which files stopped growing; this skips those a
-job is already working on and those the History already holds a transcript of (from a job that
-finished after the file's last change, e.g. in an earlier run of the app), and queues the rest.
+job is already working on, those the History already holds a transcript of (from a job that
+finished after the file's last change, e.g. in an earlier run of the app), those whose transcript
+files were written after that change (by another app watching the same shared folder), and those
+another app has claimed (`app.archive.watch_claims`: retried each poll until its transcripts are
+there or its claim is released or stale), and queues the rest.
 When a queued file is transcribed, its transcript files are written as its watch folder says
 (`app.controller.watch_outputs`); the History entry is made by the controller either way.
 """
@@ -17,10 +20,16 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch import DEFAULT_SETTLE_S
+from app.archive.watch_claims import STALE_S, WatchClaims
 from app.controller.jobs import Job, JobQueue
 from app.controller.ports import TranscriptExporter
 from app.controller.watch_folders import POLL_MS, WatchFolders
-from app.controller.watch_outputs import folder_of, write_transcript_files
+from app.controller.watch_outputs import (
+    folder_of,
+    transcript_folder,
+    transcripts_written_since,
+    write_transcript_files,
+)
 from app.history.entry import EntryKind
 from app.history.store import HistoryStore
 from app.settings.schema import WatchFolder
@@ -31,16 +40,20 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class WatchOptions:
     """`poll_ms`: how often the folders are listed; `settle_s`: seconds a file must stay unchanged
-    (size and modification time) before it is queued."""
+    (size and modification time) before it is queued; `claim_stale_s`: seconds after which another
+    machine's claim on a file that it stopped refreshing is taken over."""
 
     poll_ms: int = POLL_MS
     settle_s: float = DEFAULT_SETTLE_S
+    claim_stale_s: float = STALE_S
 
     def __post_init__(self) -> None:
         if self.poll_ms < 10:
             raise ValueError(f"the watch poll interval must be >= 10 ms, not {self.poll_ms}")
         if self.settle_s < 0:
             raise ValueError(f"the settle time must be >= 0 s, not {self.settle_s}")
+        if self.claim_stale_s <= 0:
+            raise ValueError(f"the stale time of a claim must be > 0 s, not {self.claim_stale_s}")
 
 
 class WatchedFiles(QObject):
@@ -66,7 +79,10 @@ class WatchedFiles(QObject):
         self._outputs: dict[int, WatchFolder] = {}  # job id -> the watch folder it came from
         self.on_queued: Callable[[list[Path]], object] = lambda _paths: None
         self.watch = WatchFolders([], options.settle_s, options.poll_ms, self)
+        self.claims = WatchClaims(options.claim_stale_s)
+        self._elsewhere: set[Path] = set()  # settled files another app had claimed
         self.watch.files_ready.connect(self._queue)
+        self.watch.timer.timeout.connect(self._on_poll)
         jobs.job_finished.connect(self._write_files)
 
     def set_folders(self, folders: Sequence[WatchFolder]) -> None:
@@ -85,10 +101,26 @@ class WatchedFiles(QObject):
             self.watch.start()
 
     def stop(self) -> None:
+        """Stop watching and give up every claim (at quit: another app may take those files)."""
         self.watch.stop()
+        self.claims.release_all()
+
+    def _on_poll(self) -> None:
+        self.claims.refresh()
+        if self._elsewhere:
+            self._queue([str(p) for p in sorted(self._elsewhere)])
 
     def _queue(self, names: list[str]) -> None:
-        fresh = [Path(n) for n in names if not self._already_handled(Path(n))]
+        fresh = []
+        for path in map(Path, names):
+            self._elsewhere.discard(path)
+            if self._already_handled(path):
+                continue
+            watch = folder_of(path, self.folders)
+            if watch is not None and not self.claims.take(path, transcript_folder(watch, path)):
+                self._elsewhere.add(path)  # another app transcribes it: looked at again each poll
+                continue
+            fresh.append(path)
         if fresh:
             log.info("queueing %d watched files", len(fresh))
             for job in self.jobs.add(fresh):
@@ -99,22 +131,30 @@ class WatchedFiles(QObject):
 
     def _write_files(self, job: Job) -> None:
         watch = self._outputs.pop(job.id, None)
-        if watch is None or job.transcript is None:
-            return  # not from a watch folder, or not transcribed (failed, cancelled)
+        if watch is None:
+            return  # not from a watch folder
+        if job.transcript is None:
+            self.claims.release(job.path)  # failed or cancelled: another app may try it
+            return
         result = write_transcript_files(self.exporter, watch, job.transcript)
+        self.claims.release(job.path)  # after the files: another app finds them and passes it over
         if result.problem:
             self.files_not_written.emit(result.problem)
         else:
             log.info("wrote %s", ", ".join(map(str, result.written)))
 
     def _already_handled(self, path: Path) -> bool:
-        """Being transcribed now, or transcribed after its last change (the History says so)."""
+        """Being transcribed now, or transcribed after its last change (its transcript files, or
+        the History, say so)."""
         if any(job.path == path and not job.state.finished for job in self.jobs.jobs.values()):
             return True
         try:
             changed = path.stat().st_mtime
         except OSError:
             return True  # gone since it settled: nothing to queue
+        watch = folder_of(path, self.folders)
+        if watch is not None and transcripts_written_since(watch, path, changed):
+            return True
         return any(
             entry.kind == EntryKind.FILE and entry.source == str(path) and entry.created >= changed
             for entry in self.history.search(path.name)
