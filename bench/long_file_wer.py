@@ -22,6 +22,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]  # this checkout's app, not an i
 import numpy as np  # noqa: E402
 from joined_clips import changed_runs, english_clips, joined, longest_change, orders  # noqa: E402
 
+from app.audio.vad import SileroVadModel  # noqa: E402
 from app.engine.models.loader import load_engine  # noqa: E402
 from app.engine.transcribe.whisper_engine import WhisperEngine  # noqa: E402
 from app.engine.types import DecodeOptions, Precision  # noqa: E402
@@ -30,8 +31,8 @@ from app.engine.wer import word_error_rate  # noqa: E402
 SETS = {"speech": REPO.parent / "shared" / "data" / "speech", "speech2": REPO.parent / "shared" / "data" / "speech2"}
 
 
-def _text(engine: WhisperEngine, audio: np.ndarray, options: DecodeOptions) -> str:
-    segments, _ = engine.transcribe(audio, options)
+def _text(engine: WhisperEngine, audio: np.ndarray, options: DecodeOptions, vad: bool) -> str:
+    segments, _ = engine.transcribe(audio, options, speech=SileroVadModel() if vad else None)
     return " ".join(s.text.strip() for s in segments)
 
 
@@ -46,19 +47,20 @@ def main() -> None:
     parser.add_argument("--precision", default="fp32", choices=[p.value for p in Precision])
     parser.add_argument("--beam-size", type=int, default=5)
     parser.add_argument("--orders", nargs="*")
+    parser.add_argument("--vad", action="store_true", help="with the Silero speech map, as the app and CLI decode")
     args = parser.parse_args()
     engine = load_engine(precision=Precision(args.precision))
     options = DecodeOptions(beam_size=args.beam_size)
-    print(f"tiny.en {engine.precision.value} beam {args.beam_size}")
+    print(f"tiny.en {engine.precision.value} beam {args.beam_size}{' with the Silero speech map' if args.vad else ''}")
     for name in args.set or sorted(SETS):
         clips = english_clips(SETS[name])
-        alone = [_text(engine, c.audio, options) for c in clips]
+        alone = [_text(engine, c.audio, options, args.vad) for c in clips]
         for order_name, order in orders(len(clips)).items():
             if args.orders and order_name not in args.orders:
                 continue
             audio, references = joined(clips, order)
             t0 = time.perf_counter()
-            text = _text(engine, audio, options)
+            text = _text(engine, audio, options, args.vad)
             seconds = time.perf_counter() - t0
             alone_wer = word_error_rate(references, [alone[i] for i in order])
             long_wer = word_error_rate([" ".join(references)], [text])
