@@ -52,9 +52,10 @@ NEGATIVES = ("thank you", "see you soon", "sounds good", "on my way", "call me l
              "yes please", "no thanks", "send it now", "keep going", "that is right", "let me think",
              "not today", "see you then", "happy birthday", "well done", "talk soon", "all good",
              "just a minute", "new idea", "cab driver", "captain cook", "cup of tea", "all capital assets",
-             "calm down")
-"""Short utterances that are not commands: what a user says between pauses while dictating (the
-last five start with a sound like "cap" or "all caps")."""
+             "calm down", "literally nothing", "a little comet", "later on")
+"""Short utterances that are not commands: what a user says between pauses while dictating
+("cab driver" to "calm down" start with a sound like "cap" or "all caps"; the last three with
+one like "literal")."""
 
 ALIGNED = (("speech", "en_mfa_acoustic_corpus"), ("robustness", "en_mfa_cold_corpus3"))
 THRESHOLDS = (-2.5, -3.0, -3.5, -4.0)

@@ -18,14 +18,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.dictation.command_match import (
+    LITERAL_PHRASE,
+    LITERAL_SCORED,
+    LITERAL_WORD,
     PHRASES,
     PREFIX_PHRASES,
     SCORED_PHRASES,
+    CommandKind,
     CommandMatch,
     CommandOptions,
     match_command,
     normalised_words,
     phonetic_key,
+    sounds_like_literal,
 )
 from app.dictation.decoder_port import PhraseScorer
 from app.dictation.events import HeardPhrase
@@ -66,19 +71,28 @@ class CommandListener:
         self, text: str, audio: Callable[[], NDArray[np.float32]]
     ) -> tuple[HeardPhrase, HeardPhrase | None] | None:
         """(the best phrase said alone, the best phrase that takes words heard at the start with
-        its words, None where none scores `min_prefix_score`), or None where the text decides."""
+        its words, None where none scores `min_prefix_score`), or None where the text decides.
+        After a first word that sounds like "literal", "literal" with each fixed phrase after it is
+        scored too; the best such is a phrase heard at the start whose words are that phrase's."""
         words = normalised_words(text)
-        if not 0 < len(words) <= self._options.max_words:
+        if not 0 < len(words) <= self._options.max_words + 1:
             return None
-        found = match_command(text, self._options)
-        if found is not None and (found.distance == 0.0 or found.phrase.takes_words):
+        literal = len(words) > 1 and sounds_like_literal(words[0], self._options)
+        if len(words) > self._options.max_words and not literal:
+            return None
+        if _text_decides(match_command(text, self._options)):
             return None
         samples = audio()
         # a single word too: the live decode can write "cap london" as "Captain."
-        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES))
+        extra = LITERAL_SCORED if literal else ()
+        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES, *extra))
         best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
         alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
-        return alone, self._heard_prefix(samples, scores[len(SCORED_PHRASES) :], words)
+        n = len(SCORED_PHRASES) + len(PREFIX_PHRASES)
+        prefix = self._heard_prefix(samples, scores[len(SCORED_PHRASES) : n], words)
+        if literal:
+            prefix = _better(prefix, _heard_literal(scores[n:], self._options))
+        return alone, prefix
 
     def _heard_prefix(self, samples: NDArray[np.float32], scores: list[float], words: list[str]) -> HeardPhrase | None:
         """The phrase that takes words heard at the start of the utterance (written as `words`,
@@ -95,10 +109,36 @@ class CommandListener:
         return HeardPhrase(phrase, float(scores[best]), argument)
 
 
+def _text_decides(found: CommandMatch | None) -> bool:
+    """True where the text's match needs no scoring: a command's very sound, "cap" with its
+    words, "literal" with a command phrase's very words after it."""
+    if found is None:
+        return False
+    if found.kind is CommandKind.LITERAL:
+        return " ".join(normalised_words(found.argument)) in SCORED_PHRASES
+    return found.distance == 0.0 or found.phrase.takes_words
+
+
+def _heard_literal(scores: list[float], options: CommandOptions) -> HeardPhrase | None:
+    """ "literal" and the phrase after it that scores best (`scores`: those of `LITERAL_SCORED`,
+    in order), the phrase's words as its argument; None under `min_prefix_score`."""
+    best = max(range(len(LITERAL_SCORED)), key=scores.__getitem__)
+    if scores[best] < options.min_prefix_score:
+        return None
+    return HeardPhrase(LITERAL_WORD, float(scores[best]), SCORED_PHRASES[best])
+
+
+def _better(a: HeardPhrase | None, b: HeardPhrase | None) -> HeardPhrase | None:
+    return a if b is None or (a is not None and a.score >= b.score) else b
+
+
 def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: CommandOptions) -> CommandMatch | None:
     """The command an utterance is, from its text's match (`found`) and the decoder's best
     phrase (`heard`, None where nothing was scored: then the text decides alone; a phrase that
-    takes words, heard at the start, applies to the words the decoder wrote after it)."""
+    takes words, heard at the start, applies to the words the decoder wrote after it; "literal"
+    heard with a command phrase after it writes that phrase's words)."""
+    if heard is not None and heard.words == LITERAL_WORD:
+        return CommandMatch(LITERAL_PHRASE, heard.argument) if heard.score >= options.min_prefix_score else found
     if heard is not None and heard.words in PREFIX_PHRASES:
         return _with_words(heard, options) or found
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):

@@ -77,6 +77,8 @@ SHORT_KEY = 3
 """Phonetic spellings this long or shorter match only exactly."""
 LITERAL_WORD = "literal"
 """An utterance starting with this word writes the rest as words."""
+LITERAL_PHRASE = CommandPhrase(LITERAL_WORD, CommandKind.LITERAL, takes_words=True)
+DOT = "dot"
 
 PHRASES: tuple[CommandPhrase, ...] = (
     *EDIT_PHRASES,
@@ -94,6 +96,9 @@ SCORED_PHRASES: tuple[str, ...] = tuple(p.words for p in PHRASES if not p.takes_
 """The phrases the decoder scores against an utterance's audio: those with no words after them,
 but "dot dot dot", whose repeated words predict each other, so that it scores well on any audio
 ("ellipsis" writes the same mark)."""
+LITERAL_SCORED: tuple[str, ...] = tuple(f"{LITERAL_WORD} {words}" for words in SCORED_PHRASES)
+""""literal" and each scored phrase: what an utterance that starts like "literal" is scored
+against ("literal comma" is written "little comment." by tiny.en, every time)."""
 
 
 @dataclass(frozen=True)
@@ -205,17 +210,25 @@ def match_command(
     options = options or CommandOptions()
     words = utterance.split()
     norms = normalised_words(utterance)
+    dots = next((p for p in phrases if p.words == "dot dot dot"), None)
+    if dots is not None and len(norms) >= 3 and set(norms) == {DOT}:  # often heard with a dot or two more
+        return CommandMatch(dots)
     if not norms or len(norms) > options.max_words + (1 if norms[0] == LITERAL_WORD else 0):
         return None
     if norms[0] == LITERAL_WORD and len(words) > 1:
-        literal = CommandPhrase(LITERAL_WORD, CommandKind.LITERAL, takes_words=True)
-        return CommandMatch(literal, " ".join(words[1:]))
+        return CommandMatch(LITERAL_PHRASE, " ".join(words[1:]))
     best: CommandMatch | None = None
     for phrase in phrases:
         found = _match_phrase(phrase, words, options)
         if found is not None and (best is None or found.distance < best.distance):
             best = found
     return best
+
+
+def sounds_like_literal(word: str, options: CommandOptions) -> bool:
+    """True where `word` (one written word) may be "literal" heard by a small model ("little",
+    "literally")."""
+    return _distance(phonetic_key(word), phonetic_key(LITERAL_WORD)) <= options.max_distance
 
 
 def _match_phrase(phrase: CommandPhrase, words: list[str], options: CommandOptions) -> CommandMatch | None:

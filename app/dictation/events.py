@@ -61,7 +61,8 @@ class HeardPhrase:
     words: str
     score: float
     argument: str = ""
-    """For a phrase that takes words ("cap"): what the decoder writes after it, made to start with it."""
+    """For a phrase that takes words ("cap"): what the decoder writes after it, made to start with
+    it; for "literal": the command phrase heard after it."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ clips=(
   "espeak_delete_word|Please call the office today.|delete last word"
   "espeak_period_slow|Please call the office today.|period|Send the report to the whole team."
   "espeak_cap_london|Please call the office today.|cap london"
+  "espeak_literal_comma|Please call the office today.|literal comma"
 )
 # slower speech, in which tiny.en writes "period" said alone as other words ("Here it is")
 declare -A voices=(["espeak_period_slow"]="en-us 130")

@@ -199,3 +199,37 @@ def test_a_heard_command_is_ignored_when_the_gate_is_off() -> None:
     g = CommandGate(TextPostProcessor(PostProcessOptions()), enabled=False)
     g.process(DictationEvent(EventType.FINAL, " Crash mode.", command=HeardPhrase("scratch that", -1.0)))
     assert g.text == "Crash mode."
+
+
+def test_literal_misheard_with_a_command_after_it_writes_the_commands_words() -> None:
+    scorer = ScriptedScorer("literal comma", -2.1)
+    heard = CommandListener(scorer, CommandOptions()).heard(" little comment.", lambda: AUDIO)
+    assert heard == HeardPhrase("literal", -2.1, "comma")
+    found = decide(match_command(" little comment."), heard, CommandOptions())
+    assert found is not None and found.kind is CommandKind.LITERAL and found.argument == "comma"
+    text, commands = gate_text(
+        DictationEvent(EventType.FINAL, " Put a"),
+        DictationEvent(EventType.FINAL, " literal comment.", command=heard),
+    )
+    assert text.endswith("comma") and "comment" not in text and commands == []
+
+
+def test_literal_phrases_are_scored_only_after_a_word_that_sounds_like_literal() -> None:
+    heard, scorer = listener("literal comma", -1.0)
+    assert heard.heard(" Little comment.", lambda: AUDIO) == HeardPhrase("literal", -1.0, "comma")
+    assert "literal period" in scorer.scored
+    assert heard.heard(" Good comment.", lambda: AUDIO) != HeardPhrase("literal", -1.0, "comma")
+    assert not any(p.startswith("literal ") for p in scorer.scored)
+
+
+def test_literal_under_the_threshold_leaves_the_words_heard() -> None:
+    scorer = ScriptedScorer("literal comma", -6.0)
+    heard = CommandListener(scorer, CommandOptions()).heard(" literal comment.", lambda: AUDIO)
+    found = decide(match_command(" literal comment."), heard, CommandOptions())
+    assert found is not None and found.kind is CommandKind.LITERAL and found.argument == "comment."
+
+
+def test_literal_with_a_commands_very_words_is_not_scored() -> None:
+    heard, scorer = listener("literal comma", -1.0)
+    assert heard.heard(" literal comma", lambda: AUDIO) is None
+    assert scorer.calls == 0

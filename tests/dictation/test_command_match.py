@@ -86,3 +86,10 @@ def test_options_are_validated() -> None:
         CommandOptions(max_distance=1.5)
     with pytest.raises(ValueError, match="max_words"):
         CommandOptions(max_words=0)
+
+
+def test_dot_dot_dot_heard_with_more_dots_is_an_ellipsis() -> None:
+    for heard in ("dot dot dot dot dot", "Dot, dot, dot, dot.", "dot dot dot dot dot dot"):
+        found = match_command(heard)
+        assert found is not None and found.phrase.words == "dot dot dot", heard
+    assert match_command("dot dot") is None  # two dots are words

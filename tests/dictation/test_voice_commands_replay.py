@@ -64,3 +64,13 @@ def test_cap_written_as_another_word_is_heard_at_the_start(engine) -> None:  # t
     assert text.rstrip(".").endswith(" London") and "camp" not in text.lower() and "captain" not in text.lower()
     _, unheard = gated(engine, "espeak_cap_london.wav", listen=False)
     assert "camp" in unheard.lower() or "captain" in unheard.lower()  # the words as tiny.en wrote them
+
+
+def test_literal_comma_written_as_other_words_writes_the_word_comma(engine) -> None:  # type: ignore[no-untyped-def]
+    # tiny.en writes "literal comma" said alone as "little comment." or "literal comment."; the
+    # decoder scores "literal" with each command phrase after it, and "literal comma" wins
+    _, text = gated(engine, "espeak_literal_comma.wav")
+    assert text.startswith("Please call the office today.")
+    assert text.rstrip(".").lower().endswith("comma") and "comment" not in text.lower()
+    _, unheard = gated(engine, "espeak_literal_comma.wav", listen=False)
+    assert "comment" in unheard.lower()  # the words as tiny.en wrote them
