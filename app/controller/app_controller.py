@@ -30,9 +30,10 @@ from app.controller.ports import (
     TranscriptExporter,
 )
 from app.controller.record_display import RecordDisplayState
+from app.controller.recovery import DictationRecovery
 from app.controller.states import JobState, ModelState
 from app.controller.watched_files import WatchedFiles, WatchOptions
-from app.dictation.audio_journal import LeftoverAudio, find_leftovers, recovery_dir
+from app.dictation.audio_journal import LeftoverAudio, recovery_dir
 from app.engine.export.subtitles import SubtitleOptions
 from app.engine.types import DecodeOptions, Precision, Task
 from app.history.store import HistoryStore
@@ -110,7 +111,7 @@ class AppController(QObject):
         self.playback = PlaybackController(parts.history)
         self.microphone_test = MicrophoneTest(parts.level_probe, self)
         self.dictation.opening.connect(self.microphone_test.stop)  # recording closes the test first
-        self._recovering: dict[int, tuple[LeftoverAudio, Path]] = {}  # job id -> (journal, its WAV)
+        self.recovery = DictationRecovery(self.recovery_root, self.jobs, parts.history, self.history_changed.emit)
         self.dictation.history_changed.connect(self.history_changed)
         self._apply_text_rules()
 
@@ -214,54 +215,14 @@ class AppController(QObject):
 
     def leftover_audio(self) -> list[LeftoverAudio]:
         """Audio of dictations that were killed before it was transcribed (oldest first)."""
-        try:
-            in_use = {wav for _leftover, wav in self._recovering.values()}
-            for stale in set(self.recovery_root.glob("Recovered dictation *.wav")) - in_use:
-                stale.unlink()  # a job the app quit before; its journal is still there
-            return find_leftovers(self.recovery_root)
-        except OSError:
-            log.exception("Could not look for dictation audio to recover in %s", self.recovery_root)
-            return []
+        return self.recovery.leftover_audio()
 
     def recover(self, leftover: LeftoverAudio) -> None:
-        """Transcribe it as a file job (its text goes into the killed session's History entry);
-        the journal is deleted once the job is done."""
-        wav = leftover.write_wav(self.recovery_root / f"Recovered dictation {leftover.folder.name[8:23]}.wav")
-        for job in self.jobs.add([wav]):
-            self._recovering[job.id] = (leftover, wav)
+        """Transcribe it as a file job, into the killed session's History entry (recovery.py)."""
+        self.recovery.recover(leftover)
 
     def discard_leftover(self, leftover: LeftoverAudio) -> None:
-        leftover.discard()
-        if leftover.entry_id is not None:  # a session killed before its first words: nothing left of it
-            self.history.delete_if_empty(leftover.entry_id)
-            self.history_changed.emit()
-
-    def _finish_recovery(self, job: object) -> None:
-        entry = self._recovering.pop(getattr(job, "id", -1), None)
-        if entry is None:
-            return
-        leftover, wav = entry
-        wav.unlink(missing_ok=True)
-        if getattr(job, "transcript", None) is not None:
-            leftover.discard()  # its text is in the History now; a failed job keeps it for later
-
-    def _save_recovered(self, leftover: LeftoverAudio, transcript: FileTranscript) -> None:
-        """The recovered words go after the text the killed session had stored, in its entry
-        (a journal of an older Earshot, or an entry deleted since: a new dictation entry)."""
-        from app.history.store import EntryKind, TimedText
-
-        entry = self.history.get(leftover.entry_id) if leftover.entry_id is not None else None
-        entry_id = entry.id if entry is not None else self.history.create(EntryKind.DICTATION, "")
-        text = transcript.text.strip()
-        if text:
-            joiner = " " if entry is not None and entry.text.strip() and not entry.text[-1].isspace() else ""
-            self.history.append(entry_id, joiner + text)
-        for s in transcript.segments:
-            if s.text.strip():
-                piece = TimedText(leftover.start_s + s.start, leftover.start_s + s.end, s.text.strip())
-                self.history.add_segment(entry_id, piece)
-        self.history.delete_if_empty(entry_id)
-        self.history_changed.emit()
+        self.recovery.discard(leftover)
 
     # --- files ------------------------------------------------------------------------
 
@@ -291,9 +252,9 @@ class AppController(QObject):
 
     def _save_file_transcript(self, job: object) -> None:
         transcript = getattr(job, "transcript", None)
-        recovering = self._recovering.get(getattr(job, "id", -1))
-        if isinstance(transcript, FileTranscript) and recovering is not None:
-            self._save_recovered(recovering[0], transcript)
+        leftover = self.recovery.leftover_of(job)
+        if isinstance(transcript, FileTranscript) and leftover is not None:
+            self.recovery.save(leftover, transcript)
         elif isinstance(transcript, FileTranscript):
             from app.history.store import EntryKind, TimedText
 
@@ -309,4 +270,4 @@ class AppController(QObject):
                 stopped_at_s=stopped_at_s,
             )
             self.history_changed.emit()
-        self._finish_recovery(job)
+        self.recovery.finish(job)
