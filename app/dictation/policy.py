@@ -4,7 +4,8 @@ While an utterance goes on, the worker calls `decode(end)` every step: the polic
 window [window_start, end) (padded to 30 s by the engine), drops the words it already committed,
 commits what the commit rule allows (commit_rule.py; AlignAtt by default) of the longest prefix
 the last `agreement` hypotheses agree on (agreement.py), and keeps the rest as tentative; how
-each window is decoded is prompted_decode.py's.
+each window is decoded is prompted_decode.py's, how committed words are shaped (times, the mark
+between utterances, capitals) commit_shape.py's.
 `finish(end)` commits everything once the VAD says the utterance is over. Windows are trimmed at
 committed segment boundaries so they stay well under 30 s. The policy is single-threaded and
 knows nothing about devices: audio comes from `get_audio(start, stop)` in 16 kHz sample indices.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,20 +23,15 @@ from numpy.typing import NDArray
 from app.dictation.agreement import TailHistory
 from app.dictation.bridge_decode import Bridge, PreviousEnd, hear_both, previous_end
 from app.dictation.commit_rule import HoldLog, committable, holds
+from app.dictation.commit_shape import CommitShaper
 from app.dictation.decoder_port import WindowDecoder
 from app.dictation.guards import Verdict, judge_window
 from app.dictation.hypothesis import Hypothesis, hypothesis_words
 from app.dictation.policy_options import PolicyOptions, streaming_decode_options, unjoin_wait_s
 from app.dictation.prompted_decode import PromptedDecoder
 from app.dictation.rest_decode import decode_rest
-from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence, final_mark, mark_between
-from app.dictation.text import (
-    HypothesisWord,
-    align_committed,
-    capitalise_sentence_starts,
-    join_words,
-    split_trailing_mark,
-)
+from app.dictation.sentence_shape import UtteranceBoundary, ends_sentence
+from app.dictation.text import HypothesisWord, align_committed, join_words
 from app.engine.decoding.window_decoder import compression_ratio
 from app.engine.types import SAMPLE_RATE, CancelToken
 
@@ -81,13 +77,7 @@ class StreamingPolicy:
         self.tails = TailHistory(options.agreement)  # the last decodes' uncommitted tails (agreement.py)
         self._last_words: list[HypothesisWord] = []  # the last decode's words, absolute times
         self.window_decode = PromptedDecoder(decoder, options, cancel, realtime)
-        # the punctuation mark the committed text ends with stays out of it until the next words
-        # decide it ("Americans." at a pause becomes "Americans, ask not"); see `resolve_mark`
-        self._held_mark = ""
-        self._decided_mark: str | None = None  # the latest hypothesis' mark after that word
-        # set by `begin` until the utterance's first words are committed (sentence_shape.py)
-        self._boundary: UtteranceBoundary | None = None
-        self._previous: PreviousEnd | None = None  # the last utterance's end, for `hear_both`
+        self.shaper = CommitShaper(options)  # times, marks and capitals of committed words (commit_shape.py)
         self.decode_seconds = 0.0
         self.decodes = 0
         self.trims = 0  # window starts moved forward at committed segment boundaries
@@ -111,7 +101,7 @@ class StreamingPolicy:
         self._utterance_start = start
         # `_utterance_hypothesis` gives a joined window up after this much new audio with nothing new
         self._unjoin_after_s = unjoin_wait_s(self.options, gap) if joined else 0.0
-        self._boundary = UtteranceBoundary(gap, joined) if self.committed else None
+        self.shaper.boundary = UtteranceBoundary(gap, joined) if self.committed else None
         self.last_decode_end = start
         self.tails.reset()
 
@@ -167,13 +157,13 @@ class StreamingPolicy:
         self.floor = max(self.floor, end)
         if self.options.bridge_s > 0 and self.committed:
             start = max(self.window_start, end - int(self.options.bridge_s * SAMPLE_RATE))
-            self._previous = previous_end(self.get_audio(start, end).copy(), end, self.committed)
+            self.shaper.previous = previous_end(self.get_audio(start, end).copy(), end, self.committed)
         return PolicyUpdate(list(new), [], decode_s, verdict)
 
     def flush(self) -> PolicyUpdate:
         """The session ends: commit the held mark after the last committed word (a period where
         the text stops mid-sentence, with `close_sentences`)."""
-        mark, self._held_mark = final_mark(self._held_mark, self.options.close_sentences), ""
+        mark = self.shaper.flush()
         if not mark or not self.committed:
             return PolicyUpdate([], [], 0.0, Verdict.ACCEPT)
         last = self.committed[-1]
@@ -211,8 +201,7 @@ class StreamingPolicy:
         self._unjoin_after_s = 0.0
         self.window_start, self._in_window = self._utterance_start, []
         self.tails.reset()
-        if self._boundary is not None:
-            self._boundary = UtteranceBoundary(self._boundary.pause_s, joined=False)
+        self.shaper.unjoin()
         hyp, k, tail, verdict, decode_s = self._hypothesis(end, final)
         return hyp, k, tail, verdict, decode_s + found[4]
 
@@ -235,11 +224,7 @@ class StreamingPolicy:
         self._last_words = hyp.words
         k = align_committed(hyp.words, self._in_window)
         tail = hyp.words[k:]
-        if self._boundary is not None:  # its first words are not committed yet
-            self._boundary = replace(self._boundary, new_segment=hyp.starts_segment(k))
-        self._decided_mark = None
-        if k and self._in_window and hyp.words[k - 1].norm == self._in_window[-1].norm:
-            self._decided_mark = split_trailing_mark(hyp.words[k - 1].text)[1]
+        self.shaper.observe(hyp, k, self._in_window)
         # the compression ratio of the new text only: the window also holds committed sentences,
         # and legitimately repeated ones would look like a decoding loop
         verdict = judge_window(
@@ -252,46 +237,22 @@ class StreamingPolicy:
         return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
 
     def _commit(self, words: list[HypothesisWord]) -> None:
-        """Append to the committed text; estimated times are kept non-decreasing (different
-        hypotheses place segment boundaries, and so interpolated word times, differently)."""
+        """Append to the committed text, shaped as commit_shape.py says (times, marks, capitals)."""
         if not words:
             return
-        last = self.committed[-1].end if self.committed else 0.0
-        for i, w in enumerate(words):
-            if w.start < last:
-                words[i] = HypothesisWord(w.text, last, max(w.end, last))
-            last = words[i].end
-        if self.committed:
-            boundary, decided, first = self._boundary, self._decided_mark, words[0].text
-            bridge = self._hear_both()
-            if bridge is not None and boundary is not None:  # it decides whether the sentence ends there
-                boundary, first = bridge.boundary(boundary.pause_s), bridge.cased(first)
-                decided = bridge.mark if ends_sentence(bridge.mark) != ends_sentence(self._held_mark) else None
-            o = self.options
-            mark, text = mark_between(self._held_mark, decided, first, boundary, o.close_sentences, o.sentence_pause_s)
-            words[0] = HypothesisWord(mark + text, words[0].start, words[0].end)
+        self.shaper.shape(words, self.committed, self._hear_both)
         # the window wrote the new utterance's words: it did not drop them, so it is never given
         # up (decoded alone, words it committed would be new again and committed twice)
-        self._boundary, self._unjoin_after_s = None, 0.0
-        words[:] = capitalise_sentence_starts(words)
-        text, self._held_mark = split_trailing_mark(words[-1].text)
-        words[-1] = HypothesisWord(text, words[-1].start, words[-1].end)
-        self._decided_mark = None
+        self._unjoin_after_s = 0.0
         self.committed.extend(words)
         self._in_window.extend(words)
 
-    def _hear_both(self) -> Bridge | None:
-        """For the first words of an utterance after a sentence pause: the boundary as one decode
-        of the previous utterance's end and this one's audio writes it (bridge_decode.py). A
-        joined window holds the pause too, and Whisper writes a sentence end for the pause alone."""
-        boundary, o = self._boundary, self.options
-        if boundary is None or self._previous is None or not o.close_sentences:
-            return None
-        if boundary.joined and boundary.pause_s < o.sentence_pause_s:
-            return None
+    def _hear_both(self, previous: PreviousEnd) -> Bridge | None:
+        """One decode of the previous utterance's end and this one's audio (bridge_decode.py), for
+        the mark between them where `shaper` needs it."""
         t0 = time.perf_counter()
         new_audio = self.get_audio(self._utterance_start, self.last_decode_end)
-        bridge = hear_both(self.decoder, self._previous, new_audio, o, self.cancel)
+        bridge = hear_both(self.decoder, previous, new_audio, self.options, self.cancel)
         self.decode_seconds += time.perf_counter() - t0
         self.decodes += 1
         return bridge
