@@ -13,17 +13,12 @@ Clear (`app.ui.edit_history`), never the commits that arrived meanwhile.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
-from PySide6.QtGui import (
-    QFont,
-    QInputMethodEvent,
-    QKeyEvent,
-    QKeySequence,
-    QTextCursor,
-)
-from PySide6.QtWidgets import QFrame, QTextEdit, QWidget
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QFrame, QWidget
 
 from app.ui.edit_history import Cleared, EditHistory, Step, TextEdit, difference, utf16_len
+from app.ui.tentative_tail import TentativeTailEdit
 from app.ui.transcript_text import SessionAnchors, committed_format, recolour, tentative_format
 
 PLACEHOLDER = (
@@ -34,7 +29,7 @@ PARAGRAPH = "\n\n"
 """Between the texts of two dictation sessions (what "new paragraph" writes too)."""
 
 
-class TranscriptView(QTextEdit):
+class TranscriptView(TentativeTailEdit):
     edited = Signal()  # the user changed the committed text (not emitted for new commits)
     clearing = Signal()  # clear_all is about to empty the view (edits not yet saved: save them now)
     undo_changed = Signal()  # what Undo and Redo can do has changed
@@ -227,9 +222,6 @@ class TranscriptView(QTextEdit):
         if following:
             bar.setValue(bar.maximum())
 
-    def _tail_start(self) -> int:
-        return max(0, self.document().characterCount() - 1 - self._tail)
-
     def _text(self, start: int, end: int) -> str:
         cursor = QTextCursor(self.document())
         cursor.setPosition(start)
@@ -262,40 +254,16 @@ class TranscriptView(QTextEdit):
             self.undo_changed.emit()
         self.edited.emit()
 
-    def _keep_cursor_before_tail(self) -> bool:
-        """Move the user's cursor (and selection) out of the tentative tail; True when it sits
-        right at the tail's start (a Delete there would eat tentative text)."""
-        cursor, start = self.textCursor(), self._tail_start()
-        if self._tail and max(cursor.position(), cursor.anchor()) > start:
-            anchor, position = min(cursor.anchor(), start), min(cursor.position(), start)
-            cursor.setPosition(anchor)
-            cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
-            self.setTextCursor(cursor)
-        return bool(self._tail) and not cursor.hasSelection() and cursor.position() == start
-
     def keyPressEvent(self, e: QKeyEvent) -> None:
+        """Undo and redo take back the user's edits only; other keys stay out of the tentative
+        tail (tentative_tail.py)."""
         if e.matches(QKeySequence.StandardKey.Undo):
             self.undo_edit()
             return
         if e.matches(QKeySequence.StandardKey.Redo):
             self.redo_edit()
             return
-        if not self.isReadOnly() and (e.text() or e.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)):
-            at_tail = self._keep_cursor_before_tail()
-            if at_tail and e.key() == Qt.Key.Key_Delete:
-                return
-            self.setCurrentCharFormat(committed_format(self.palette()))  # typed text is not grey
         super().keyPressEvent(e)
-
-    def inputMethodEvent(self, e: QInputMethodEvent) -> None:
-        if not self.isReadOnly():
-            self._keep_cursor_before_tail()
-        super().inputMethodEvent(e)
-
-    def insertFromMimeData(self, source: QMimeData) -> None:
-        self._keep_cursor_before_tail()
-        self.setCurrentCharFormat(committed_format(self.palette()))
-        super().insertFromMimeData(source)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
