@@ -41,16 +41,9 @@ from __future__ import annotations
 
 import argparse
 import enum
-import hashlib
-import json
-import subprocess
 import sys
-import tempfile
-import wave
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -72,6 +65,7 @@ from dictation_metrics import (  # noqa: E402
     word_end_error_ms,
     word_latencies,
 )
+from dictation_reference import peer_row, reference_words  # noqa: E402
 
 from app.audio.vad import VadOptions  # noqa: E402
 from app.dictation.command_match import CommandOptions  # noqa: E402
@@ -81,22 +75,6 @@ from app.engine.models.loader import load_engine  # noqa: E402
 from app.engine.transcribe.whisper_engine import WhisperEngine  # noqa: E402
 from app.engine.types import Precision  # noqa: E402
 from app.engine.wer import normalize  # noqa: E402
-
-RATE = 16000
-CACHE = Path(tempfile.gettempdir()) / "earshot-bench-dictation"
-
-
-def reference_words(audio: np.ndarray, model_dir: Path) -> list[tuple[str, float]]:
-    """(word, end s) from faster-whisper float32 beam 5 word timestamps, cached by audio hash."""
-    CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"ref-{hashlib.sha1(audio.tobytes()).hexdigest()[:16]}.json"
-    if not path.exists():
-        from faster_whisper import WhisperModel
-
-        model = WhisperModel(str(model_dir), device="cpu", compute_type="float32", cpu_threads=2)
-        segments, _ = model.transcribe(audio, language="en", beam_size=5, word_timestamps=True)
-        path.write_text(json.dumps([(w.word, w.end) for s in segments for w in (s.words or [])]))
-    return [(w, float(e)) for w, e in json.loads(path.read_text())]
 
 
 def offline_texts(engine: WhisperEngine, utterances: list[sets.Utterance]) -> list[str]:
@@ -157,38 +135,6 @@ def non_speech_rows(engine: WhisperEngine, args: argparse.Namespace) -> list[dic
         rows.append({"set": label, "engine": args.engine_label, "clips": len(clips),
                      "committed": sum(len(t.split()) for t in found.values()), "_live": found})
     return rows
-
-
-def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: argparse.Namespace) -> dict[str, object]:
-    """whisper_streaming on the same session: its committed lines, timed (see module docstring)."""
-    audio, _ = sets.join(played, pause_s)
-    CACHE.mkdir(exist_ok=True)
-    wav_path = CACHE / f"session-{label}.wav"
-    with wave.open(str(wav_path), "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(RATE)
-        wav.writeframes(np.clip(audio * 32767, -32768, 32767).astype("<i2").tobytes())
-    cmd = [sys.executable, str(REPO / "bench" / "whisper_streaming_peer.py"), str(wav_path),
-           "--model_dir", str(args.model_dir), "--lan", "en", "--min-chunk-size", "1.0", "-l", "ERROR"]
-    if args.fast:
-        cmd.append("--comp_unaware")
-    lines = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
-    words: list[tuple[str, float]] = []  # (word, emission s)
-    for line in lines:
-        emit_ms, _, _, text = line.split(" ", 3)
-        words += [(w, float(emit_ms) / 1000) for w in text.split()]
-    ref = reference_words(audio, args.model_dir)
-    import difflib
-
-    hyp_n, ref_n = [normalize(w) for w, _ in words], [normalize(w) for w, _ in ref]
-    blocks = difflib.SequenceMatcher(None, ref_n, hyp_n, autojunk=False).get_matching_blocks()
-    lat = [words[b.b + k][1] - ref[b.a + k][1] for b in blocks for k in range(b.size)]
-    refs = [u.reference for u in played]
-    text = " ".join(w for w, _ in words)
-    return {"set": label, "engine": "whisper_streaming", "word_p50_s": pct(lat, 50),
-            "word_p95_s": pct(lat, 95), "matched": sum(b.size for b in blocks),
-            "wer_live": wer([" ".join(refs)], [text]), "_live": text}
 
 
 def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, object]]:
