@@ -205,8 +205,8 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
         for confirm in CONFIRMS:
             options = CommandOptions(min_phrase_score=take, min_confirm_score=min(confirm, take), min_prefix_score=0.0)
             print(f"| {take} | {min(confirm, take)} | {_cells(options, positives, synthetic, real)}")
-    print("\n| \"cap\" / \"all caps\" heard at (score) | command recall | synthetic non-commands taken |"
-          " real stretches taken |")
+    print("\n| \"cap\", \"all caps\", \"literal <phrase>\" heard at the start at (score) | command recall |"
+          " synthetic non-commands taken | real stretches taken |")
     print("|---|---|---|---|")
     for take in PREFIX_THRESHOLDS:
         print(f"| {take} | {_cells(CommandOptions(min_prefix_score=take), positives, synthetic, real)}")
