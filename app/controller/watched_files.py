@@ -4,7 +4,7 @@
 job is already working on, those the History already holds a transcript of (from a job that
 finished after the file's last change, e.g. in an earlier run of the app), those whose transcript
 files were written after that change (by another app watching the same shared folder), and those
-another app has claimed (`app.archive.watch_claims`: retried each poll until its transcripts are
+another app has claimed (`app.archive.watch_claims`: looked at again every few polls until its transcripts are
 there or its claim is released or stale), and queues the rest.
 When a queued file is transcribed, its transcript files are written as its watch folder says
 (`app.controller.watch_outputs`); the History entry is made by the controller either way.
@@ -35,6 +35,9 @@ from app.history.store import HistoryStore
 from app.settings.schema import WatchFolder
 
 log = logging.getLogger(__name__)
+
+RETRY_EVERY_POLLS = 5
+"""Files another app has claimed are looked at again every this many polls."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,7 @@ class WatchedFiles(QObject):
         self.watch = WatchFolders([], options.settle_s, options.poll_ms, self)
         self.claims = WatchClaims(options.claim_stale_s)
         self._elsewhere: set[Path] = set()  # settled files another app had claimed
+        self._polls = 0
         self.watch.files_ready.connect(self._queue)
         self.watch.timer.timeout.connect(self._on_poll)
         jobs.job_finished.connect(self._write_files)
@@ -107,7 +111,8 @@ class WatchedFiles(QObject):
 
     def _on_poll(self) -> None:
         self.claims.refresh()
-        if self._elsewhere:
+        self._polls += 1
+        if self._elsewhere and self._polls % RETRY_EVERY_POLLS == 0:  # a History search each: not every poll
             self._queue([str(p) for p in sorted(self._elsewhere)])
 
     def _queue(self, names: list[str]) -> None:

@@ -56,3 +56,22 @@ def test_two_apps_watching_one_shared_folder_transcribe_each_file_once(qtbot, pa
     again = watching(qtbot, other_parts, folder)
     qtbot.wait(2000)
     assert again.controller.jobs.jobs == {}
+
+
+def test_a_file_claimed_by_another_machine_waits_until_its_claim_goes(qtbot, parts, tmp_path: Path) -> None:
+    # the other machine cannot exist here: its claim is the file it would write, with its host name
+    shared = tmp_path / "shared inbox"
+    shared.mkdir()
+    claim = shared / f".espeak_weather.wav{CLAIM_SUFFIX}"
+    claim.write_text("laptop-of-someone-else 4242\n")
+    window = watching(qtbot, parts, WatchFolder(str(shared)))
+    shutil.copy(DATA / "espeak_weather.wav", shared / "espeak_weather.wav")
+    qtbot.wait(2000)  # settled and polled many times: the claim holds it back
+    assert window.controller.jobs.jobs == {}
+    claim.unlink()  # the other machine's app gave up (its job failed, or it quit)
+    jobs = window.controller.jobs
+    qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.pending() == 0, timeout=300_000)
+    written = shared / "espeak_weather.txt"
+    qtbot.waitUntil(written.exists)
+    assert normalized(written.read_text(encoding="utf-8")) == normalized(CLIPS["espeak_weather.wav"]["text"])
+    assert not claim.exists()
