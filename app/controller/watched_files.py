@@ -4,8 +4,8 @@
 job is already working on, those the History already holds a transcript of (from a job that
 finished after the file's last change, e.g. in an earlier run of the app), those whose transcript
 files were written after that change (by another app watching the same shared folder), and those
-another app has claimed (`app.archive.watch_claims`: looked at again every few polls until its transcripts are
-there or its claim is released or stale), and queues the rest.
+another app has claimed (`app.archive.watch_claims`: looked at again every few polls until its
+transcripts are there or its claim is released or stale), and queues the rest.
 When a queued file is transcribed, its transcript files are written as its watch folder says
 (`app.controller.watch_outputs`); the History entry is made by the controller either way.
 """
