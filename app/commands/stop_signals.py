@@ -59,6 +59,8 @@ def stopping_on_signals() -> Iterator[None]:
 
 
 _COUNTED = (signal.SIGINT, *STOP_SIGNALS)
+FORCE_AFTER = 3
+"""Counted stop signals after which the next one raises (the first stops, the second cancels)."""
 
 
 @contextmanager
@@ -66,13 +68,16 @@ def counting_stop_signals() -> Iterator[list[int]]:
     """Within the block (main thread only), SIGINT, SIGTERM and SIGHUP raise nothing: each is
     appended to the yielded list, which a loop reads between its steps. An exception raised by a
     handler lands wherever the main thread happens to be (mid-print, mid-write), out of reach of
-    the one `except` that knows how to stop cleanly; a count is read where stopping is safe. A
-    signal inherited as ignored stays ignored."""
+    the one `except` that knows how to stop cleanly; a count is read where stopping is safe. The
+    `FORCE_AFTER`-th signal raises `StopSignal` after all, for a loop that no longer reads (a
+    third Ctrl-C always ends the process). A signal inherited as ignored stays ignored."""
     received: list[int] = []
 
     def count(signum: int, _frame: FrameType | None) -> None:
         received.append(signum)
         _received.append(signum)
+        if len(received) >= FORCE_AFTER:
+            raise StopSignal(signum)
 
     previous = {}
     for signum in _COUNTED:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import signal
 
-from app.commands.stop_signals import counting_stop_signals
+import pytest
+
+from app.commands.stop_signals import StopSignal, counting_stop_signals, exit_status
 from app.dictation.events import DictationEvent, EventType, QueueSink
 from app.dictation.session import iter_events
 
@@ -71,3 +73,12 @@ def test_the_handlers_are_restored_and_an_ignored_signal_stays_ignored() -> None
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, previous_hup)
+
+
+def test_a_third_signal_raises_for_a_loop_that_no_longer_reads() -> None:
+    with pytest.raises(StopSignal) as stopped, counting_stop_signals() as stops:
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stops == [signal.SIGINT, signal.SIGINT]
+        os.kill(os.getpid(), signal.SIGINT)
+    assert exit_status(stopped.value) == 130
