@@ -95,6 +95,9 @@ class WatchClaims:
             try:
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
+                if path.exists() and not path.is_file():  # a folder (or a device) where the claim goes
+                    log.warning("%s is not a claim file: %s is transcribed without a claim", path, media)
+                    return True
                 if not self._stale(path):
                     return False
                 log.info("taking over the stale claim %s", path)

@@ -126,3 +126,22 @@ def test_where_no_claim_can_be_made_the_file_is_not_passed_over(tmp_path: Path) 
     claims = WatchClaims()
     assert claims.take(tmp_path / "meeting.wav", blocked)  # writing the transcripts will say why
     assert claims.held == {}
+
+
+def test_a_folder_where_the_claim_goes_does_not_hold_the_file_back_forever(tmp_path: Path) -> None:
+    media = tmp_path / "meeting.wav"
+    claim_path(media, tmp_path).mkdir()
+    claims = WatchClaims()
+    assert claims.take(media, tmp_path)  # damage in the shared folder: transcribed without a claim
+    assert claims.held == {}
+
+
+def test_a_damaged_claim_is_taken_over_once_it_is_a_few_seconds_old(tmp_path: Path) -> None:
+    media = tmp_path / "meeting.wav"
+    claim = claim_path(media, tmp_path)
+    claim.write_bytes(b"\x96\x00\xffgarbage")
+    claims = WatchClaims()
+    assert not claims.take(media, tmp_path)  # just written: perhaps another app is writing it now
+    os.utime(claim, (time.time() - 10, time.time() - 10))
+    assert claims.take(media, tmp_path)
+    assert claim.read_text() == f"{socket.gethostname()} {os.getpid()}\n"
