@@ -1,5 +1,6 @@
 """The code-shape rules every contributor relies on: layering (engine, audio, dictation and
-settings never import Qt), ruff and strict mypy on app/, bench/ and packaging/ (ruff on tests/ too)."""
+settings never import Qt), ruff and strict mypy on app/, bench/ and packaging/ (ruff on tests/
+too; app/ in ruff format's layout)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def test_import_layers_and_qt_free_core():
 
 def test_ruff_is_clean():
     result = _run(sys.executable, "-m", "ruff", "check", "app", "tests", "bench", "packaging")
+    assert result.returncode == 0, result.stdout
+
+
+def test_app_keeps_ruff_formats_layout():
+    result = _run(sys.executable, "-m", "ruff", "format", "--check", "app")
     assert result.returncode == 0, result.stdout
 
 

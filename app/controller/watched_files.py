@@ -123,7 +123,7 @@ class WatchedFiles(QObject):
                 continue
             watch = folder_of(path, self.folders)
             if watch is not None and not self.claims.take(path, transcript_folder(watch, path)):
-                self._elsewhere.add(path)  # another app transcribes it: looked at again each poll
+                self._elsewhere.add(path)  # another app transcribes it: looked at again every few polls
                 continue
             fresh.append(path)
         if fresh:
