@@ -150,6 +150,7 @@ class AppController(QObject):
         self._apply_download_settings()
         self._apply_text_rules()
         self.watched.set_folders(self.settings.window.watch_folders)
+        self._restart_idle_timer()  # a new "unload after" counts from now
         self.settings_changed.emit(self.settings)
         return error
 
@@ -164,6 +165,7 @@ class AppController(QObject):
     def _unload_if_idle(self) -> None:
         if not self.dictation.active:
             self.models.unload()
+            self.jobs.release_engine()  # the file jobs' own copy of the model goes too
 
     def _apply_text_rules(self) -> None:
         """The post-processing the next dictation applies to what it shows, stores and types."""

@@ -170,6 +170,17 @@ class JobQueue(QObject):
             self.jobs[job.id] = job  # announced now: a queued update that still arrives is ignored
         return unheard
 
+    @property
+    def holds_engine(self) -> bool:
+        """True while the file jobs' own engine is loaded."""
+        return self._engine is not None
+
+    def release_engine(self) -> None:
+        """Let the file jobs' engine leave memory while no job is pending (the next job loads it
+        again)."""
+        if self.pending() == 0:
+            self._engine = None
+
     def pending(self) -> int:
         """Jobs whose end has not yet been announced on the GUI thread."""
         return sum(not job.state.finished for job in self.jobs.values())

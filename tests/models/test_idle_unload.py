@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from earshot_testing import DATA_DIR
 from PySide6.QtCore import QSettings
 
 from app.composition import build_parts
@@ -44,4 +45,24 @@ def test_zero_minutes_keeps_the_model_loaded(qtbot, qapp, tmp_path: Path) -> Non
     assert not controller.idle_timer.isActive()
     qtbot.wait(200)
     assert controller.models.state is ModelState.READY
+    controller.shutdown()
+
+
+def test_the_file_jobs_copy_of_the_model_leaves_with_the_idle_model(qtbot, qapp, tmp_path: Path) -> None:
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qt"))
+    controller = AppController(build_parts(tmp_path / "settings.toml", tmp_path / "history.sqlite3"))
+    controller.idle_ms_per_minute = 100
+    settings = controller.settings
+    settings.model.unload_idle_min = 0  # kept while the file job runs
+    controller.apply_settings(settings)
+    controller.start()
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.READY, timeout=300_000)
+    controller.jobs.add([DATA_DIR / "espeak_weather.wav"])
+    qtbot.waitUntil(lambda: controller.jobs.pending() == 0, timeout=300_000)
+    assert controller.jobs.holds_engine  # files run on their own copy of the model
+    settings.model.unload_idle_min = 3  # 300 ms here
+    controller.apply_settings(settings)
+    qtbot.waitUntil(lambda: controller.models.state is ModelState.NOT_LOADED, timeout=10_000)
+    assert not controller.jobs.holds_engine
     controller.shutdown()
