@@ -42,3 +42,28 @@ def bundled_model_dir() -> Path:
     from app.engine.models.store import bundled_model_dir
 
     return bundled_model_dir()
+
+
+@pytest.fixture(autouse=True)
+def free_the_windows_models(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """After each Qt test, the models its windows and controllers loaded are unloaded (the live
+    model and the file jobs' copy). A closed window's objects stay alive (PySide holds the slots
+    connected between them on the C++ side, out of reach of Python's collector), and with them
+    the test's models (~200 MB each): a whole run would hold every test's models at once and run
+    out of memory."""
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
+    import gc
+
+    from app.controller.jobs import JobQueue
+    from app.controller.model_manager import ModelManager
+    from app.engine.runtime.native_heap import release_free_heap
+
+    for holder in [o for o in gc.get_objects() if isinstance(o, ModelManager | JobQueue)]:
+        if isinstance(holder, ModelManager):
+            holder.unload()  # a model still loading is unloaded after a later test
+        else:
+            holder.release_engine()
+    gc.collect()
+    release_free_heap()
