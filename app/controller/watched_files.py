@@ -37,7 +37,7 @@ from app.settings.schema import WatchFolder
 log = logging.getLogger(__name__)
 
 RETRY_EVERY_POLLS = 5
-"""Files another app has claimed are looked at again every this many polls."""
+"""Held claims are refreshed, and files another app has claimed looked at again, every this many polls."""
 
 
 @dataclass(frozen=True)
@@ -110,18 +110,21 @@ class WatchedFiles(QObject):
         self.claims.release_all()
 
     def _on_poll(self) -> None:
-        self.claims.refresh()
+        # file I/O on the GUI thread (a share may be slow): every few polls, well inside STALE_S
         self._polls += 1
-        if self._elsewhere and self._polls % RETRY_EVERY_POLLS == 0:  # a History search each: not every poll
+        if self._polls % RETRY_EVERY_POLLS:
+            return
+        self.claims.refresh()
+        if self._elsewhere:
             self._queue([str(p) for p in sorted(self._elsewhere)])
 
     def _queue(self, names: list[str]) -> None:
         fresh = []
         for path in map(Path, names):
             self._elsewhere.discard(path)
-            if self._already_handled(path):
-                continue
             watch = folder_of(path, self.folders)
+            if self._already_handled(path, watch):
+                continue
             if watch is not None and not self.claims.take(path, transcript_folder(watch, path)):
                 self._elsewhere.add(path)  # another app transcribes it: looked at again every few polls
                 continue
@@ -148,16 +151,15 @@ class WatchedFiles(QObject):
         else:
             log.info("wrote %s", ", ".join(map(str, result.written)))
 
-    def _already_handled(self, path: Path) -> bool:
-        """Being transcribed now, or transcribed after its last change (its transcript files, or
-        the History, say so)."""
+    def _already_handled(self, path: Path, watch: WatchFolder | None) -> bool:
+        """Being transcribed now, or transcribed after its last change (its transcript files, as
+        `watch` places them, or the History, say so)."""
         if any(job.path == path and not job.state.finished for job in self.jobs.jobs.values()):
             return True
         try:
             changed = path.stat().st_mtime
         except OSError:
             return True  # gone since it settled: nothing to queue
-        watch = folder_of(path, self.folders)
         if watch is not None and transcripts_written_since(watch, path, changed):
             return True
         return any(
