@@ -16,10 +16,11 @@ from app.audio.capture import AudioDeviceError
 from app.audio.vad import FRAME, SileroVadModel, SpeechSegmenter, VadEvent, VadEventKind, VadOptions
 from app.dictation.command_heard import CommandListener
 from app.dictation.command_match import CommandOptions
-from app.dictation.events import DictationEvent, EventSink, EventType, HeardPhrase, SessionSummary, TimedWord
+from app.dictation.event_publisher import EventPublisher
+from app.dictation.events import EventSink, SessionSummary
 from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy, WindowDecoder
 from app.dictation.stats import SessionStats
-from app.dictation.text import HypothesisWord, join_words
+from app.dictation.text import join_words
 from app.dictation.timeline import RingProducer, SessionRecorder, Timeline
 from app.dictation.worker_state import LIVE, WorkerState, WorkerStateCell
 from app.engine.types import SAMPLE_RATE, CancelledError, CancelToken
@@ -66,16 +67,14 @@ class DictationWorker:
         )
         self.commands = CommandListener.for_decoder(decoder, options.commands)
         self.stats = SessionStats()
+        self._events = EventPublisher(sink, self.timeline, self.stats, options.policy)
         self.summary: SessionSummary | None = None
         self.failure: Exception | None = None  # what stopped the loop (then audio is left untranscribed)
-        self._utterance = 0
         self._in_utterance = False
         self._speech_start = 0  # raw (unpadded) start of the current utterance
         self._utterance_from = 0  # padded start of the current utterance (16 kHz samples)
-        self._utterance_text = ""  # its committed text so far (empty: none yet)
         self._held: VadEvent | None = None  # the END of an utterance held open mid-sentence
         self._held_at = 0  # VAD position (16 kHz samples) when that END came
-        self._tentative = ""
         self._last_decode_s = 0.0
         self._thread = threading.Thread(target=self._run, name="earshot-dictation", daemon=True)
 
@@ -122,7 +121,7 @@ class DictationWorker:
         except Exception as exc:  # report, never die silently: the text so far stays committed
             self.failure = exc
             log.exception("dictation stopped")
-            self._emit(EventType.ERROR, f"Dictation stopped: {exc}", 0.0, 0.0, 0.0)
+            self._events.publish_error(f"Dictation stopped: {exc}")
         finally:
             if self.timeline.recorder is not None:
                 self.timeline.recorder.close()
@@ -157,7 +156,7 @@ class DictationWorker:
             self.source.check_alive()
         except AudioDeviceError as exc:  # keep going: the ring is closed, we drain and commit
             if self._state.move(WorkerState.STOPPING, leaving=(WorkerState.RUNNING,)):
-                self._emit(EventType.ERROR, str(exc), 0.0, 0.0, 0.0)
+                self._events.publish_error(str(exc))
 
     def _keep_from(self) -> int:
         """Free timeline audio the policy no longer needs, keeping the VAD's look-back padding."""
@@ -172,10 +171,9 @@ class DictationWorker:
             if self._held is not None:  # speech resumed mid-sentence: the same utterance goes on
                 self._held = None
                 return
-            self._utterance += 1
+            self._events.begin_utterance()
             self._speech_start = event.raw_index
             self._utterance_from = event.index
-            self._utterance_text = ""
             self.policy.begin(event.index)
             self.stats.utterance_started(self.timeline.capture_time(event.raw_index))
         elif event.kind is VadEventKind.END and self._in_utterance:
@@ -214,22 +212,13 @@ class DictationWorker:
         command = None
         if self.commands is not None:
             start = max(self._utterance_from, self.policy.window_start)
-            text = self._utterance_text + join_words(update.committed)
+            text = self._events.utterance_text + join_words(update.committed)
             command = self.commands.heard(text, lambda: self.timeline.get(start, end.index))
-        self._publish(update, final=True, speech_end=end.raw_index, command=command)
+        self._events.publish(update, final=True, speech_end=end.raw_index, command=command)
 
     def _flush_mark(self) -> None:
         """The session is over: the punctuation mark held after the last words is final now."""
-        update = self.policy.flush()
-        if update.committed:
-            self._emit(
-                EventType.COMMIT,
-                join_words(update.committed),
-                update.committed[0].start,
-                update.committed[0].end,
-                0.0,
-                self._timed(update.committed),
-            )
+        self._events.publish_mark(self.policy.flush())
 
     def _maybe_decode(self) -> None:
         available = self.vad.processed
@@ -250,7 +239,7 @@ class DictationWorker:
     def _decode(self, end: int, final: bool = False) -> None:
         update = self.policy.decode(end, final)
         self._account(update)
-        self._publish(update, final=False, speech_end=end)
+        self._events.publish(update, final=False, speech_end=end)
 
     def _account(self, update: PolicyUpdate) -> None:
         if update.decode_s > 0:
@@ -258,66 +247,8 @@ class DictationWorker:
             self.stats.decode_s += update.decode_s
             self.stats.decodes += 1
 
-    # ------------------------------------------------------------------ events
-    def _publish(self, update: PolicyUpdate, final: bool, speech_end: int, command: HeardPhrase | None = None) -> None:
-        words = update.committed
-        self._utterance_text += join_words(words)
-        if final:
-            start = words[0].start if words else speech_end / SAMPLE_RATE
-            latency = self._emit(
-                EventType.FINAL,
-                join_words(words),
-                start,
-                speech_end / SAMPLE_RATE,
-                update.decode_s,
-                self._timed(words),
-                command,
-            )
-            self.stats.utterance_finished(latency, bool(self._utterance_text))
-            self._tentative = ""
-            return
-        if words:
-            self._emit(
-                EventType.COMMIT, join_words(words), words[0].start, words[-1].end, update.decode_s, self._timed(words)
-            )
-        tentative = join_words(update.tentative)
-        if tentative != self._tentative:
-            self._tentative = tentative
-            start = update.tentative[0].start if update.tentative else speech_end / SAMPLE_RATE
-            end = update.tentative[-1].end if update.tentative else start
-            self._emit(EventType.TENTATIVE, tentative, start, end, update.decode_s)
-        if words or tentative:
-            self.stats.text_shown(time.monotonic())
-
-    def _timed(self, words: list[HypothesisWord]) -> tuple[TimedWord, ...] | None:
-        """The committed words with their times, where the session times words (else None):
-        AlignAtt, the default commit rule, times every window's words whatever `decode` says."""
-        if not self.options.policy.effective_decode().word_timestamps:
-            return None
-        return tuple(TimedWord(w.text, w.start, w.end) for w in words)
-
-    def _emit(
-        self,
-        kind: EventType,
-        text: str,
-        start_s: float,
-        end_s: float,
-        decode_s: float,
-        words: tuple[TimedWord, ...] | None = None,
-        command: HeardPhrase | None = None,
-    ) -> float:
-        now = time.monotonic()
-        latency_ms = 1000.0 * (now - self.timeline.capture_time(end_s * SAMPLE_RATE))
-        if kind is EventType.ERROR:
-            latency_ms = 0.0
-        self.sink(
-            DictationEvent(
-                kind, text, self._utterance, start_s, end_s, latency_ms, 1000.0 * decode_s, words=words, command=command
-            )
-        )
-        return latency_ms
-
     def _emit_summary(self) -> None:
+        """The session is over: keep its summary in `summary`, then send it."""
         audio_s = self.timeline.written / SAMPLE_RATE
         self.summary = self.stats.summary(audio_s, self.timeline.overflows, self.transcript)
-        self.sink(DictationEvent(EventType.SUMMARY, "", self._utterance, 0.0, audio_s, 0.0, summary=self.summary))
+        self._events.publish_summary(self.summary, audio_s)
