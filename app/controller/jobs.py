@@ -13,72 +13,17 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.archive.inputs import list_inputs
-from app.controller.ports import (
-    AudioDecoder,
-    Engine,
-    EngineConfig,
-    EngineLoader,
-    FileAudio,
-    FileTranscript,
-    LoadedEngine,
-)
+from app.controller.job_records import Job, JobRecord, file_transcript
+from app.controller.ports import AudioDecoder, Engine, EngineConfig, EngineLoader, FileAudio, LoadedEngine
 from app.controller.states import JobState
-from app.engine.types import (
-    CancelledError,
-    CancelToken,
-    DecodeOptions,
-    Segment,
-    TranscriptionInfo,
-)
+from app.engine.types import CancelledError, DecodeOptions, Segment, TranscriptionInfo
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Job:
-    """One file job as the GUI sees it: a frozen snapshot, made by the worker thread at each
-    change and handed to the GUI thread by a queued signal (nothing is shared while it runs).
-    `done_s`/`total_s`/`eta_s`: audio seconds done, in total, and the seconds still expected."""
-
-    id: int
-    path: Path
-    state: JobState = JobState.QUEUED
-    done_s: float = 0.0
-    total_s: float | None = None
-    eta_s: float | None = None
-    error: str = ""
-    transcript: FileTranscript | None = None
-
-    @property
-    def fraction(self) -> float:
-        if self.state == JobState.DONE:
-            return 1.0
-        return min(1.0, self.done_s / self.total_s) if self.total_s else 0.0
-
-
-@dataclass
-class _Work:
-    """The worker thread's own record of a job: only that thread writes it; other threads use
-    nothing but `cancel_token` (thread-safe)."""
-
-    id: int
-    path: Path
-    state: JobState = JobState.QUEUED
-    done_s: float = 0.0
-    total_s: float | None = None
-    eta_s: float | None = None
-    error: str = ""
-    transcript: FileTranscript | None = None
-    cancel_token: CancelToken = field(default_factory=CancelToken)
-
-    def snapshot(self) -> Job:
-        return Job(self.id, self.path, self.state, self.done_s, self.total_s, self.eta_s, self.error, self.transcript)
 
 
 def expand_paths(paths: Iterable[Path]) -> list[Path]:
@@ -120,8 +65,8 @@ class JobQueue(QObject):
         self._config = config
         self._ids = itertools.count(1)
         self.jobs: dict[int, Job] = {}  # the latest snapshot of each job; GUI thread only
-        self._work: dict[int, _Work] = {}
-        self._queue: queue.Queue[tuple[_Work, EngineConfig, DecodeOptions] | None] = queue.Queue()
+        self._work: dict[int, JobRecord] = {}
+        self._queue: queue.Queue[tuple[JobRecord, EngineConfig, DecodeOptions] | None] = queue.Queue()
         self._engine: tuple[EngineConfig, LoadedEngine] | None = None
         self._worker = threading.Thread(target=self._run, name="earshot-jobs", daemon=True)
         self._worker.start()
@@ -130,7 +75,7 @@ class JobQueue(QObject):
     def add(self, paths: Iterable[Path]) -> list[Job]:
         added = []
         for path in expand_paths(paths):
-            work = _Work(next(self._ids), path)
+            work = JobRecord(next(self._ids), path)
             self._work[work.id] = work
             job = self.jobs[work.id] = work.snapshot()
             added.append(job)
@@ -201,7 +146,7 @@ class JobQueue(QObject):
                 job.error = _readable(exc)
                 self._set(job, JobState.FAILED)
 
-    def _transcribe(self, job: _Work, engine_config: EngineConfig, options: DecodeOptions) -> None:
+    def _transcribe(self, job: JobRecord, engine_config: EngineConfig, options: DecodeOptions) -> None:
         self._set(job, JobState.DECODING)
         audio = self._decoder(job.path)  # decoded as it is transcribed: flat memory on long files
         job.total_s = audio.duration_s
@@ -215,18 +160,20 @@ class JobQueue(QObject):
         if info.duration_s <= 0:
             raise ValueError("the file has no audio")
         job.total_s = info.duration_s
-        job.transcript = _file_transcript(job, loaded, segments, info)
+        job.transcript = file_transcript(job, loaded, segments, info)
         job.done_s = job.total_s
         self._set(job, JobState.DONE)
 
-    def _keep_partial(self, job: _Work, loaded: LoadedEngine, segments: list[Segment], info: TranscriptionInfo) -> None:
+    def _keep_partial(
+        self, job: JobRecord, loaded: LoadedEngine, segments: list[Segment], info: TranscriptionInfo
+    ) -> None:
         """A cancelled job with text keeps it (Open, Copy, Export, History); without, it is just cancelled."""
         if any(s.text.strip() for s in segments):
-            job.transcript = _file_transcript(job, loaded, segments, info)
+            job.transcript = file_transcript(job, loaded, segments, info)
         self._set(job, JobState.CANCELLED)
 
     def _collect(
-        self, job: _Work, engine: Engine, audio: FileAudio, options: DecodeOptions
+        self, job: JobRecord, engine: Engine, audio: FileAudio, options: DecodeOptions
     ) -> tuple[list[Segment], TranscriptionInfo, bool]:
         """Run the engine, updating progress and ETA as it goes: (segments, info, cancelled).
         A cancel while transcribing keeps the segments so far (as the CLI does)."""
@@ -251,7 +198,7 @@ class JobQueue(QObject):
             return segments, info, True
         return segments, info, False
 
-    def _engine_for(self, job: _Work, config: EngineConfig) -> LoadedEngine:
+    def _engine_for(self, job: JobRecord, config: EngineConfig) -> LoadedEngine:
         """Files run on their own engine instance so they never block live dictation."""
         if self._engine is None or self._engine[0] != config:
             self._set(job, JobState.LOADING_MODEL)
@@ -260,7 +207,7 @@ class JobQueue(QObject):
             self._engine = (config, self._loader(config))
         return self._engine[1]
 
-    def _set(self, job: _Work, state: JobState) -> None:
+    def _set(self, job: JobRecord, state: JobState) -> None:
         job.state = state
         try:
             self._update.emit(job.snapshot())
@@ -277,22 +224,6 @@ class JobQueue(QObject):
         self.job_changed.emit(job)
         if job.state.finished:
             self.job_finished.emit(job)
-
-
-def _file_transcript(
-    job: _Work, loaded: LoadedEngine, segments: list[Segment], info: TranscriptionInfo
-) -> FileTranscript:
-    """The job's result; its duration is the file's (`job.total_s`), also when cancelled."""
-    return FileTranscript(
-        path=job.path,
-        segments=segments,
-        language=info.language,
-        duration_s=job.total_s or info.duration_s,
-        model=loaded.description.model,
-        precision=loaded.description.precision,
-        language_probability=info.language_probability,
-        timings=info.timings,
-    )
 
 
 def _readable(exc: Exception) -> str:

@@ -21,7 +21,8 @@ from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch import DEFAULT_SETTLE_S
 from app.archive.watch_claims import STALE_S, WatchClaims
-from app.controller.jobs import Job, JobQueue
+from app.controller.job_records import Job
+from app.controller.jobs import JobQueue
 from app.controller.ports import TranscriptExporter
 from app.controller.watch_folders import POLL_MS, WatchFolders
 from app.controller.watch_outputs import (

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.controller.jobs import Job
+from app.controller.job_records import Job
 from app.controller.ports import EXPORT_FORMATS
 from app.controller.states import JobState
 from app.engine.export.subtitles import CueLayout, SubtitleOptions

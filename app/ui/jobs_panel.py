@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.app_controller import AppController
-from app.controller.jobs import Job
+from app.controller.job_records import Job
 from app.controller.ports import FileTranscript
 from app.controller.review import file_entry_id, from_segments
 from app.controller.states import JobState

@@ -9,7 +9,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from app.controller.app_controller import AppController
-from app.controller.jobs import Job
+from app.controller.job_records import Job
 from app.controller.ports import EngineDescription
 from app.settings.schema import Settings
 from app.ui.labels import LANGUAGES

@@ -12,7 +12,8 @@ import pytest
 from fake_ports import FakeEngine, FakeLoader, fake_decoder
 from pytestqt.qtbot import QtBot
 
-from app.controller.jobs import Job, JobQueue
+from app.controller.job_records import Job
+from app.controller.jobs import JobQueue
 from app.controller.ports import EngineConfig
 from app.controller.states import JobState
 from app.engine.types import DecodeOptions, Precision
