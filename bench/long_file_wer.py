@@ -48,10 +48,14 @@ def main() -> None:
     parser.add_argument("--beam-size", type=int, default=5)
     parser.add_argument("--orders", nargs="*")
     parser.add_argument("--vad", action="store_true", help="with the Silero speech map, as the app and CLI decode")
+    parser.add_argument(
+        "--no-fill", action="store_true", help="without decoding alone the speech a window passed over (with --vad)"
+    )
     args = parser.parse_args()
     engine = load_engine(precision=Precision(args.precision))
-    options = DecodeOptions(beam_size=args.beam_size)
-    print(f"tiny.en {engine.precision.value} beam {args.beam_size}{' with the Silero speech map' if args.vad else ''}")
+    options = DecodeOptions(beam_size=args.beam_size, fill_speech_gaps=not args.no_fill)
+    print(f"tiny.en {engine.precision.value} beam {args.beam_size}{' with the Silero speech map' if args.vad else ''}"
+          f"{', passed-over speech not decoded alone' if args.vad and args.no_fill else ''}")
     for name in args.set or sorted(SETS):
         clips = english_clips(SETS[name])
         alone = [_text(engine, c.audio, options, args.vad) for c in clips]

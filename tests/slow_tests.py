@@ -32,7 +32,7 @@ SLOW: dict[str, str] = {
     # Long audio, many windows.
     "tests/engine/test_long_audio.py": "a recording of more than 5 minutes",
     "tests/engine/test_long_files.py": "long files: memory over the length, batched against sequential",
-    "tests/engine/test_joined_clips.py": "the shared clips alone and joined into a 3-minute file, beam 5",
+    "tests/engine/test_joined_clips.py": "the shared clips alone and joined into 3-minute files, beam 5",
     "tests/engine/test_native_heap.py": "many windows to see the heap stay flat",
     "tests/engine/test_batched.py": "long files decoded batched and one window at a time",
     "tests/engine/test_transcribe_cli.py::test_batch_size_transcribes_a_long_file_with_timed_segments": "a long file",

@@ -118,7 +118,10 @@ class DecodeOptions:
     max_new_tokens: int = 224
     max_initial_timestamp: float = 1.0
     suppress_blank: bool = True
-    # Extras: word times and batched long audio.
+    # Extras: passed-over speech, word times and batched long audio.
+    fill_speech_gaps: bool = True
+    """With a speech detector: sure speech that no word of a window's text covers is decoded on
+    its own (`app/engine/transcribe/speech_gaps.py`)."""
     word_timestamps: bool = False
     """Time every word (`Segment.words`) from the decoder's cross-attention; the text is the same."""
     batch_size: int = 1

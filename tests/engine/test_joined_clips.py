@@ -1,21 +1,23 @@
 """A long file made of the shared English clips joined end to end (forward, then in reverse)
 loses and repeats no phrase against the same clips transcribed alone. Each window is
 conditioned on the text before it, and tiny.en can write a short phrase of that text over
-speech it then loses (prompt_copy.py). Real tiny.en at fp32, beam 5 (the defaults); the other
-orders, sets and precisions are measured by bench/joined_clips.py."""
+speech it then loses (prompt_copy.py), or step over a sentence said again right after itself
+(speech_gaps.py). Real tiny.en at fp32, beam 5 (the defaults); the other orders, sets and
+precisions are measured by bench/long_file_wer.py."""
 
 from __future__ import annotations
 
 from earshot_testing import SHARED_SPEECH, needs_shared
-from joined_clips import changed_runs, english_clips, joined, longest_change, orders
+from joined_clips import changed_runs, english_clips, joined, longest_change, orders, words
 
+from app.audio.vad import SileroVadModel
 from app.engine.types import DecodeOptions
 
 pytestmark = needs_shared
 
 
-def _text(engine, audio) -> str:  # type: ignore[no-untyped-def]
-    segments, _ = engine.transcribe(audio, DecodeOptions())
+def _text(engine, audio, options: DecodeOptions | None = None, vad: bool = False) -> str:  # type: ignore[no-untyped-def]
+    segments, _ = engine.transcribe(audio, options or DecodeOptions(), speech=SileroVadModel() if vad else None)
     return " ".join(s.text.strip() for s in segments)
 
 
@@ -30,3 +32,22 @@ def test_the_clips_joined_forward_and_back_lose_and_repeat_no_phrase(engine) -> 
     # A word or three differs where the context differs ("people" / "to"); a lost or copied
     # phrase is four words or more.
     assert longest_change(expected, heard) <= 3, changed_runs(expected, heard)
+
+
+def test_a_sentence_said_again_after_itself_in_a_long_file_is_written_each_time(engine) -> None:  # type: ignore[no-untyped-def]
+    """speech2's Harvard sentence is said clean, in 0 dB noise and reverberant, one after the
+    other (and again in reverse at the end). With the speech map, as the app and the CLI decode
+    files, tiny.en wrote the reverberant one nowhere: the window after the first two began at
+    the next clip, and the seek moved past it."""
+    clips = english_clips(SHARED_SPEECH.parent / "speech2")
+    assert len(clips) == 11
+    order = orders(len(clips))["forward+reverse"]
+    audio, _ = joined(clips, order)
+    alone = [_text(engine, clip.audio, vad=True) for clip in clips]
+    expected = " ".join(alone[i] for i in order)
+    heard = _text(engine, audio, vad=True)
+    assert words(heard).count("canoe") == words(expected).count("canoe"), changed_runs(expected, heard)
+    # Left: the 0 dB one, whose words are timed over the clean one before it (one sentence).
+    assert longest_change(expected, heard) <= 9, changed_runs(expected, heard)
+    without = _text(engine, audio, DecodeOptions(fill_speech_gaps=False), vad=True)
+    assert words(without).count("canoe") < words(expected).count("canoe")

@@ -28,6 +28,7 @@ from app.engine.timing.time_clamp import clamp_in_place
 from app.engine.timing.window_words import WindowWords
 from app.engine.timing.word_timing import WindowWordAligner
 from app.engine.transcribe.audio_stream import StreamedFeatures
+from app.engine.transcribe.gap_fill import DecodedWindow, GapFiller
 from app.engine.transcribe.prompt_copy import (
     COPIED_RUN_WORDS,
     FILE_COPIED_RUN_WORDS,
@@ -71,6 +72,7 @@ class FileTranscriber:
         self.on_progress = on_progress
         self.decoder = FallbackWindowDecoder(runtime, options)
         self.words: WindowWords | None = None  # set per file when options.word_timestamps
+        self.gaps: GapFiller | None = None  # set per file with a speech detector
 
     def transcribe(
         self,
@@ -95,6 +97,8 @@ class FileTranscriber:
         info.language = language or "en"
         if self.options.word_timestamps:
             self.words = WindowWords(WindowWordAligner(self.runtime), self.options.task, duration_s or float("inf"))
+        if detector is not None and self.options.fill_speech_gaps:
+            self.gaps = GapFiller(self.runtime, self.decoder, self.options.task, self.cancel, self.words)
         return self._segments(feats, info, start, first_window), info
 
     def _report(self, feats: StreamedFeatures, info: TranscriptionInfo, done_frames: int) -> None:
@@ -162,7 +166,14 @@ class FileTranscriber:
                     size,
                     window,
                 )
-            yield from self._shown(state, segments, result)
+            for seg in segments:
+                stamp(seg, result)
+            if self.gaps is not None and segments:
+                t2 = time.perf_counter()
+                decoded = DecodedWindow(previous_seek, state.seek, size, window, cross)
+                segments = self.gaps.filled(feats, decoded, segments, info.language, prev_prompt)
+                timings.decoder_s += time.perf_counter() - t2
+            yield from self._shown(state, segments)
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)
             timings.n_tokens = self.decoder.n_tokens
@@ -201,11 +212,10 @@ class FileTranscriber:
         return segments
 
     @staticmethod
-    def _shown(state: _State, segments: list[Segment], result: WindowDecode) -> Iterator[Segment]:
-        """The segments a user sees (not empty, not zero-length), numbered and stamped."""
+    def _shown(state: _State, segments: list[Segment]) -> Iterator[Segment]:
+        """The segments a user sees (not empty, not zero-length), numbered."""
         for seg in segments:
             if seg.start == seg.end or not seg.text.strip():
                 continue
             seg.id, state.next_id = state.next_id, state.next_id + 1
-            stamp(seg, result)
             yield seg

@@ -1,0 +1,119 @@
+"""Decoding on its own the speech a window's text passed over (speech_gaps.py says why)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.decoding.window_decoder import FallbackWindowDecoder, split_segments, stamp
+from app.engine.runtime.features import FRAMES_PER_SECOND, HOP_LENGTH
+from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
+from app.engine.timing.window_words import WindowWords, shown
+from app.engine.timing.word_timing import WindowWordAligner
+from app.engine.transcribe.audio_stream import StreamedFeatures
+from app.engine.transcribe.speech_gaps import (
+    MARGIN_S,
+    MIN_FILL_LOGPROB,
+    MIN_NEW_WORDS,
+    Stretch,
+    count_words,
+    merged,
+    passed_over,
+    sparse,
+    sure_stretches,
+    touching,
+)
+from app.engine.transcribe.speech_map import SPEECH_FRAME
+from app.engine.types import CancelToken, Segment, Task, Word
+
+
+@dataclass(frozen=True)
+class DecodedWindow:
+    """One decoded window of a file: mel frames [start_frame, end_frame) are what it consumed
+    (the seek moved to `end_frame`); `mel` [n_mels, 3000] float32 and `cross` its input and
+    encoder output, `n_frames` its real (unpadded) frames."""
+
+    start_frame: int
+    end_frame: int
+    n_frames: int
+    mel: NDArray[np.float32]
+    cross: CrossAttention
+
+
+class GapFiller:
+    """Finds and decodes, window by window, the sure speech that a window's words do not cover."""
+
+    def __init__(
+        self,
+        runtime: WhisperRuntime,
+        decoder: FallbackWindowDecoder,
+        task: Task,
+        cancel: CancelToken,
+        words: WindowWords | None,
+    ) -> None:
+        self.runtime, self.decoder, self.task, self.cancel, self.words = runtime, decoder, task, cancel, words
+        self.aligner = words.aligner if words is not None else WindowWordAligner(runtime)
+
+    def filled(
+        self,
+        feats: StreamedFeatures,
+        window: DecodedWindow,
+        segments: list[Segment],
+        language: str,
+        prompt: Sequence[int],
+    ) -> list[Segment]:
+        """`segments` (the window's, absolute times, words attached when word times are on) with
+        the segments of each passed-over stretch put among them; `prompt`: the user's initial
+        prompt tokens, the only prompt a stretch is decoded with."""
+        first = window.start_frame * HOP_LENGTH // SPEECH_FRAME
+        last = window.end_frame * HOP_LENGTH // SPEECH_FRAME
+        probabilities = feats.speech.probabilities(first * SPEECH_FRAME, last * SPEECH_FRAME)
+        stretches = sparse(sure_stretches(probabilities, first), segments)
+        words = self._words(window, segments, language) if stretches else []
+        fills: list[Segment] = []
+        for gap in passed_over(stretches, words):
+            found = self._decoded(feats, gap, window, language, prompt)
+            if count_words(found) >= touching(gap, words) + MIN_NEW_WORDS:
+                fills += found
+        return merged(segments, fills) if fills else segments
+
+    def _words(self, window: DecodedWindow, segments: Sequence[Segment], language: str) -> list[Word]:
+        """The window's words, times in seconds from the start of the file."""
+        if self.words is not None:
+            return [w for s in segments for w in (s.words or [])]
+        text = [t for s in segments if shown(s) for t in s.tokens]
+        sot = self.runtime.tokenizer.sot_sequence(language, self.task)
+        found = self.aligner.align(window.cross, sot, text, window.n_frames, None, language, window.mel)
+        offset = window.start_frame / FRAMES_PER_SECOND
+        return [Word(w.word, w.start + offset, w.end + offset, w.probability) for w in found]
+
+    def _decoded(
+        self, feats: StreamedFeatures, gap: Stretch, window: DecodedWindow, language: str, prompt: Sequence[int]
+    ) -> list[Segment]:
+        """The segments of `gap` decoded alone, or [] when that decode is not trusted as speech."""
+        first = max(window.start_frame, int((gap.start_s - MARGIN_S) * FRAMES_PER_SECOND))
+        last = min(window.end_frame, math.ceil((gap.end_s + MARGIN_S) * FRAMES_PER_SECOND))
+        mel = feats.window(first, last - first)
+        cross = self.runtime.encode(mel[None])
+        result = self.decoder.decode(cross, self.decoder.build_prompt(language, list(prompt)), self.cancel)
+        outcome = result.outcome
+        if (
+            self.decoder.is_silence(result)
+            or outcome.avg_logprob < MIN_FILL_LOGPROB
+            or feats.speech.rejects(first * HOP_LENGTH, last * HOP_LENGTH, outcome.no_speech_prob, outcome.avg_logprob)
+        ):
+            return []
+        offset = first / FRAMES_PER_SECOND
+        found, _ = split_segments(
+            outcome.tokens, self.runtime.tokenizer, offset, (last - first) / FRAMES_PER_SECOND, keep_tail=True
+        )
+        found = [s for s in found if shown(s)]
+        for segment in found:
+            stamp(segment, result)
+        if self.words is not None and found:
+            self.words.add(found, cross, outcome.tokens, outcome.token_logprobs, language, offset, last - first, mel)
+        return found

@@ -1,0 +1,124 @@
+"""Speech a window's text passed over: sure speech in the speech map that no word covers.
+
+Whisper sometimes writes a sentence said twice in a row once, or steps over a reverberant or
+noisy sentence between two clean ones, and its timestamps then carry the seek past the speech
+it left out: the text of a long file loses a phrase that the same audio decoded alone keeps.
+The word times of the window's text (the alignment heads) show where that happened: a stretch
+of speech the detector is sure of, long enough to hold a few words, in which no word has its
+middle. Each such stretch is decoded on its own and its segments are put among the
+window's in time order. The seek does not move, so the windows after it are decoded as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.engine.transcribe.speech_map import SPEECH_FRAME, SURE_PROB
+from app.engine.types import SAMPLE_RATE, Segment, Word
+
+MIN_GAP_S = 1.0
+"""A stretch shorter than this (a breath, a laugh, a word the detector alone hears) is left alone."""
+BRIDGE_S = 0.3
+"""Sure-speech frames closer than this belong to one stretch (the pauses between words)."""
+MARGIN_S = 0.2
+"""Audio kept either side of a stretch when it is decoded on its own (word edges the detector misses)."""
+SPARSE_WORDS_PER_S = 0.5
+"""Speech runs at 2-4 words a second; a stretch the text gives fewer is looked at word by word."""
+MIN_FILL_LOGPROB = -1.0
+"""A stretch's own decode below this average log-probability is not trusted to be speech."""
+MIN_NEW_WORDS = 2
+"""A stretch's own decode is kept only with this many words more than the window's words that
+touch it: a stretch that holds no word's middle may still lie under the end of a long word (one
+said slowly between laughs), and its decode is then that word again."""
+
+FRAME_S = SPEECH_FRAME / SAMPLE_RATE
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Seconds from the start of the file."""
+
+    start_s: float
+    end_s: float
+
+    @property
+    def duration_s(self) -> float:
+        return self.end_s - self.start_s
+
+
+def sure_stretches(probabilities: NDArray[np.float32], first_frame: int) -> list[Stretch]:
+    """Stretches of sure speech in `probabilities` [n] float32 (one per 32 ms speech-map frame,
+    the first being frame `first_frame` of the file): frames at or above `SURE_PROB`, with gaps
+    under `BRIDGE_S` bridged."""
+    sure = np.flatnonzero(probabilities >= SURE_PROB)
+    if not sure.size:
+        return []
+    breaks = np.flatnonzero(np.diff(sure) * FRAME_S > BRIDGE_S)
+    starts = np.concatenate([sure[:1], sure[breaks + 1]])
+    ends = np.concatenate([sure[breaks], sure[-1:]]) + 1
+    return [
+        Stretch((first_frame + int(a)) * FRAME_S, (first_frame + int(b)) * FRAME_S)
+        for a, b in zip(starts, ends, strict=True)
+    ]
+
+
+def sparse(stretches: Sequence[Stretch], segments: Sequence[Segment]) -> list[Stretch]:
+    """The stretches of at least `MIN_GAP_S` that the segments' text, spread evenly over each
+    segment's span, gives fewer than `SPARSE_WORDS_PER_S` words: the only ones worth the word
+    times that `passed_over` needs (one more decoder pass)."""
+    out = []
+    for s in stretches:
+        if s.duration_s < MIN_GAP_S:
+            continue
+        words = 0.0
+        for segment in segments:
+            overlap = min(s.end_s, segment.end) - max(s.start_s, segment.start)
+            if overlap > 0 and segment.end > segment.start:
+                words += len(segment.text.split()) * overlap / (segment.end - segment.start)
+        if words < SPARSE_WORDS_PER_S * s.duration_s:
+            out.append(s)
+    return out
+
+
+def passed_over(stretches: Sequence[Stretch], words: Sequence[Word]) -> list[Stretch]:
+    """The stretches of at least `MIN_GAP_S` that hold the middle of none of `words` (times in
+    seconds from the start of the file)."""
+    middles = np.array([(w.start + w.end) / 2 for w in words], dtype=np.float64)
+    return [
+        s
+        for s in stretches
+        if s.duration_s >= MIN_GAP_S and int(((middles >= s.start_s) & (middles < s.end_s)).sum()) == 0
+    ]
+
+
+def touching(stretch: Stretch, words: Sequence[Word]) -> int:
+    """How many of `words` overlap `stretch` widened by `MARGIN_S` at each side."""
+    start, end = stretch.start_s - MARGIN_S, stretch.end_s + MARGIN_S
+    return sum(1 for w in words if w.end > start and w.start < end)
+
+
+def count_words(segments: Sequence[Segment]) -> int:
+    return sum(len(s.text.split()) for s in segments)
+
+
+def merged(segments: Sequence[Segment], fills: Sequence[Segment]) -> list[Segment]:
+    """`segments` and `fills` in order of start; a segment whose end (a word stretched over the
+    speech it left out) runs into a later fill ends where that fill starts."""
+    out = sorted([*segments, *fills], key=lambda s: s.start)
+    filled = {id(s) for s in fills}
+    for segment, following in pairwise(out):
+        if id(following) in filled and segment.end > following.start > segment.start:
+            _end_at(segment, following.start)
+    return out
+
+
+def _end_at(segment: Segment, end_s: float) -> None:
+    segment.end = end_s
+    for word in segment.words or []:
+        word.end = min(word.end, end_s)
+        word.start = min(word.start, word.end)

@@ -1,0 +1,95 @@
+"""Finding the sure speech a window's text passed over (app/engine/transcribe/speech_gaps.py):
+stretches from the speech map, the estimate from the segments, the check on word times, and
+where a fill goes. Pure functions on made-up maps, segments and words; no model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.engine.transcribe.speech_gaps import (
+    FRAME_S,
+    Stretch,
+    count_words,
+    merged,
+    passed_over,
+    sparse,
+    sure_stretches,
+    touching,
+)
+from app.engine.types import Segment, Word
+
+
+def _map(*spans: tuple[float, float], length_s: float = 30.0, level: float = 0.9) -> np.ndarray:
+    """A speech map [frames] float32 (32 ms each): `level` over each (start_s, end_s), 0 elsewhere."""
+    probs = np.zeros(round(length_s / FRAME_S), dtype=np.float32)
+    for start, end in spans:
+        probs[round(start / FRAME_S) : round(end / FRAME_S)] = level
+    return probs
+
+
+def _segment(start: float, end: float, text: str, words: list[Word] | None = None) -> Segment:
+    return Segment(id=0, start=start, end=end, text=text, words=words)
+
+
+def _words(*spans: tuple[float, float]) -> list[Word]:
+    return [Word(f" w{i}", start, end, 0.9) for i, (start, end) in enumerate(spans)]
+
+
+def test_sure_frames_make_stretches_and_short_pauses_inside_them_are_bridged() -> None:
+    probs = _map((1.0, 2.0), (2.2, 3.0), (5.0, 6.0))  # 0.2 s apart, then 2 s apart
+    stretches = sure_stretches(probs, first_frame=0)
+    assert [(s.start_s, s.end_s) for s in stretches] == [
+        (pytest.approx(1.0, abs=FRAME_S), pytest.approx(3.0, abs=FRAME_S)),
+        (pytest.approx(5.0, abs=FRAME_S), pytest.approx(6.0, abs=FRAME_S)),
+    ]
+
+
+def test_stretch_times_count_from_the_start_of_the_file() -> None:
+    probs = _map((1.0, 2.0), length_s=5.0)
+    (stretch,) = sure_stretches(probs, first_frame=1000)  # the window starts 32 s into the file
+    assert stretch.start_s == pytest.approx(33.0, abs=FRAME_S)
+
+
+def test_unsure_frames_make_no_stretch() -> None:
+    assert sure_stretches(_map((1.0, 4.0), level=0.4), 0) == []
+
+
+def test_a_stretch_outside_every_segment_is_sparse_and_one_inside_spoken_text_is_not() -> None:
+    said = _segment(0.0, 4.0, "The birch canoe slid on the smooth planks.")  # 2 words a second
+    outside, inside, short = Stretch(5.0, 8.0), Stretch(0.5, 3.5), Stretch(5.0, 5.5)
+    assert sparse([outside, inside, short], [said]) == [outside]
+
+
+def test_a_long_segment_with_few_words_over_sure_speech_is_sparse() -> None:
+    stretched = _segment(0.0, 12.0, "planks.")  # one word stamped over 12 s of speech
+    assert sparse([Stretch(2.0, 6.0)], [stretched]) == [Stretch(2.0, 6.0)]
+
+
+def test_a_stretch_is_passed_over_only_when_no_word_has_its_middle_in_it() -> None:
+    covered, uncovered = Stretch(0.0, 2.0), Stretch(3.0, 5.0)
+    words = _words((0.2, 0.6), (2.5, 3.2))  # the second word's middle is 2.85 s: before `uncovered`
+    assert passed_over([covered, uncovered], words) == [uncovered]
+    assert passed_over([Stretch(3.0, 3.5)], []) == []  # too short to hold a phrase
+
+
+def test_words_touching_a_stretch_count_with_a_margin() -> None:
+    words = _words((0.0, 2.9), (3.1, 3.3), (9.0, 9.5))
+    assert touching(Stretch(3.0, 5.0), words) == 2  # the first ends 0.1 s before it: inside the margin
+
+
+def test_a_fill_goes_in_time_order_and_a_segment_stretched_over_it_ends_where_it_starts() -> None:
+    word = Word(" planks.", 4.0, 9.0, 0.8)
+    before = _segment(0.0, 9.0, "The birch canoe slid on the smooth planks.", [word])
+    after = _segment(10.0, 12.0, "And so it begins.")
+    fill = _segment(5.0, 8.0, "The birch canoe slid on the smooth planks.")
+    out = merged([before, after], [fill])
+    assert out == [before, fill, after]
+    assert before.end == 5.0 and word.end == 5.0 and word.start == 4.0
+    assert count_words([fill]) == 8
+
+
+def test_a_segment_before_a_fill_that_ends_before_it_keeps_its_times() -> None:
+    before = _segment(0.0, 4.0, "He began.")
+    merged([before], [_segment(5.0, 8.0, "Said again.")])
+    assert (before.start, before.end) == (0.0, 4.0)
