@@ -70,7 +70,7 @@ class Holder:
 
 
 class WatchClaims:
-    """The claims this app holds, keyed by media file. Not thread-safe: one thread uses it."""
+    """The claims this app holds, keyed by media file. Not thread-safe: one thread at a time uses it."""
 
     def __init__(self, stale_s: float = STALE_S, holder: Holder | None = None) -> None:
         if stale_s <= 0:

@@ -24,10 +24,20 @@ class BackgroundCall(QObject):
         self._fn = fn
         self._done.connect(self._finish, Qt.ConnectionType.QueuedConnection)
         self.running = False
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         self.running = True
-        threading.Thread(target=self._run, name="earshot-background", daemon=True).start()
+        self._thread = threading.Thread(target=self._run, name="earshot-background", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout_s: float) -> bool:
+        """Block until the call last started has returned (at quit, when its result is no longer
+        delivered); False when it still runs after `timeout_s`."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout_s)
+        return not self._thread.is_alive()
 
     def _run(self) -> None:
         try:

@@ -5,7 +5,8 @@ job is already working on, those the History already holds a transcript of (from
 finished after the file's last change, e.g. in an earlier run of the app), those whose transcript
 files were written after that change (by another app watching the same shared folder), and those
 another app has claimed (`app.archive.watch_claims`: looked at again every few polls until its
-transcripts are there or its claim is released or stale), and queues the rest.
+transcripts are there or its claim is released or stale), and queues the rest once it holds their
+claims (`app.controller.background_claims` reads and writes the claim files off the GUI thread).
 When a queued file is transcribed, its transcript files are written as its watch folder says
 (`app.controller.watch_outputs`); the History entry is made by the controller either way.
 """
@@ -20,14 +21,14 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch import DEFAULT_SETTLE_S
-from app.archive.watch_claims import STALE_S, WatchClaims
+from app.archive.watch_claims import STALE_S
+from app.controller.background_claims import BackgroundClaims, ClaimAnswer
 from app.controller.job_records import Job
 from app.controller.jobs import JobQueue
 from app.controller.ports import TranscriptExporter
 from app.controller.watch_folders import POLL_MS, WatchFolders
 from app.controller.watch_outputs import (
     folder_of,
-    transcript_folder,
     transcripts_written_since,
     write_transcript_files,
 )
@@ -83,11 +84,13 @@ class WatchedFiles(QObject):
         self._outputs: dict[int, WatchFolder] = {}  # job id -> the watch folder it came from
         self.on_queued: Callable[[list[Path]], object] = lambda _paths: None
         self.watch = WatchFolders([], options.settle_s, options.poll_ms, self)
-        self.claims = WatchClaims(options.claim_stale_s)
+        self.claims = BackgroundClaims(options.claim_stale_s, self)
+        self._claiming: dict[Path, WatchFolder] = {}  # files whose claim is being taken off the GUI thread
         self._elsewhere: set[Path] = set()  # settled files another app had claimed
         self._polls = 0
         self.watch.files_ready.connect(self._queue)
         self.watch.timer.timeout.connect(self._on_poll)
+        self.claims.answered.connect(self._claimed)
         jobs.job_finished.connect(self._write_files)
 
     def set_folders(self, folders: Sequence[WatchFolder]) -> None:
@@ -106,37 +109,54 @@ class WatchedFiles(QObject):
             self.watch.start()
 
     def stop(self) -> None:
-        """Stop watching and give up every claim (at quit: another app may take those files)."""
+        """Stop watching and give up every claim (at quit: another app may take those files).
+        The claims are released on this thread, so before the app exits."""
         self.watch.stop()
-        self.claims.release_all()
+        self.claims.stop()
 
     def _on_poll(self) -> None:
-        # file I/O on the GUI thread (a share may be slow): every few polls, well inside STALE_S
         self._polls += 1
         if self._polls % RETRY_EVERY_POLLS:
             return
-        self.claims.refresh()
+        self.claims.refresh()  # every few polls, well inside STALE_S
         if self._elsewhere:
             self._queue([str(p) for p in sorted(self._elsewhere)])
 
     def _queue(self, names: list[str]) -> None:
-        fresh = []
+        unclaimed: dict[Path, WatchFolder | None] = {}
+        claim: dict[Path, WatchFolder] = {}
         for path in map(Path, names):
             self._elsewhere.discard(path)
             watch = folder_of(path, self.folders)
-            if self._already_handled(path, watch):
-                continue
-            if watch is not None and not self.claims.take(path, transcript_folder(watch, path)):
+            if path in self._claiming or self._already_handled(path, watch):
+                continue  # a claim being taken is answered in _claimed
+            if watch is None:
+                unclaimed[path] = None  # no longer in a watch folder: no claim, no transcript files
+            else:
+                claim[path] = watch
+        self._add_jobs(unclaimed)
+        if claim:
+            self._claiming.update(claim)
+            self.claims.take(claim)
+
+    def _claimed(self, answer: ClaimAnswer) -> None:
+        for path in answer.elsewhere:
+            if self._claiming.pop(path, None) is not None:
                 self._elsewhere.add(path)  # another app transcribes it: looked at again every few polls
-                continue
-            fresh.append(path)
-        if fresh:
-            log.info("queueing %d watched files", len(fresh))
-            for job in self.jobs.add(fresh):
-                watch = folder_of(job.path, self.folders)
-                if watch is not None:
-                    self._outputs[job.id] = watch
-            self.on_queued(fresh)
+        for path in answer.done:
+            self._claiming.pop(path, None)
+        self._add_jobs({path: self._claiming.pop(path) for path in answer.taken if path in self._claiming})
+
+    def _add_jobs(self, files: dict[Path, WatchFolder | None]) -> None:
+        """Queue `files`, each writing its transcript files as its watch folder (if any) says."""
+        if not files:
+            return
+        log.info("queueing %d watched files", len(files))
+        for job in self.jobs.add(list(files)):
+            watch = files.get(job.path)
+            if watch is not None:
+                self._outputs[job.id] = watch
+        self.on_queued(list(files))
 
     def _write_files(self, job: Job) -> None:
         watch = self._outputs.pop(job.id, None)

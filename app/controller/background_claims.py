@@ -1,0 +1,133 @@
+"""This app's claims on watched files (`app.archive.watch_claims`), taken, refreshed and released
+off the GUI thread: the claim files lie in the watch folders' transcript folders, often on a
+network share, where one create or delete can take seconds.
+
+Requests made while a batch runs gather into the next batch, so the claims are used by one thread
+at a time; the GUI thread only hears which files it now holds. At quit every claim is released on
+the quitting thread, after the batch that runs has returned.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from app.archive.watch_claims import WatchClaims
+from app.controller.background import BackgroundCall
+from app.controller.watch_outputs import transcript_folder, transcripts_written_since
+from app.settings.schema import WatchFolder
+
+log = logging.getLogger(__name__)
+
+STOP_WAIT_S = 5.0
+"""Seconds the quit waits for a batch still running; a claim left behind then is stale as soon as
+this process has gone (for apps on this machine) or after the stale time (for other machines)."""
+
+
+@dataclass
+class ClaimRequests:
+    """Claim work for one batch, done in this order: claims to release, whether to refresh the
+    held ones, files to claim (media -> the watch folder it came from)."""
+
+    release: list[Path] = field(default_factory=list)
+    refresh: bool = False
+    take: dict[Path, WatchFolder] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.release or self.refresh or self.take)
+
+
+@dataclass
+class ClaimAnswer:
+    """What became of the files a batch was asked to claim: `taken` (this app holds them: queue
+    them), `elsewhere` (another app holds them) and `done` (transcribed meanwhile, or gone)."""
+
+    taken: list[Path] = field(default_factory=list)
+    elsewhere: list[Path] = field(default_factory=list)
+    done: list[Path] = field(default_factory=list)
+
+
+class BackgroundClaims(QObject):
+    """`answered(ClaimAnswer)` on the GUI thread for each batch that claimed files."""
+
+    answered = Signal(object)
+
+    def __init__(self, stale_s: float, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.claims = WatchClaims(stale_s)
+        self._asked = ClaimRequests()  # gathered on the GUI thread
+        self._doing = ClaimRequests()  # read by the batch that runs
+        self._stopped = False
+        self._call = BackgroundCall(self._run_batch, self)
+        self._call.succeeded.connect(self._answered)
+        self._call.failed.connect(self._batch_failed)
+
+    def take(self, files: dict[Path, WatchFolder]) -> None:
+        self._asked.take.update(files)
+        self._next()
+
+    def refresh(self) -> None:
+        self._asked.refresh = True
+        self._next()
+
+    def release(self, media: Path) -> None:
+        self._asked.release.append(media)
+        self._next()
+
+    def stop(self) -> None:
+        """Release every claim now, on this thread, and take no more requests (at quit: another
+        app may take those files at once). Waits up to STOP_WAIT_S for the batch that runs."""
+        self._stopped = True
+        self._asked = ClaimRequests()
+        if self._call.wait(STOP_WAIT_S):
+            self.claims.release_all()
+        else:
+            log.warning("the claims on watched files are left to go stale: the claim folder does not answer")
+
+    def _next(self) -> None:
+        if self._stopped or self._call.running or not self._asked:
+            return
+        self._doing, self._asked = self._asked, ClaimRequests()
+        self._call.start()
+
+    def _run_batch(self) -> ClaimAnswer:
+        work, answer = self._doing, ClaimAnswer()
+        for media in work.release:
+            self.claims.release(media)
+        if work.refresh:
+            self.claims.refresh()
+        for media, watch in work.take.items():
+            if not self.claims.take(media, transcript_folder(watch, media)):
+                answer.elsewhere.append(media)
+            elif _transcribed_meanwhile(media, watch):
+                self.claims.release(media)
+                answer.done.append(media)
+            else:
+                answer.taken.append(media)
+        return answer
+
+    def _batch_failed(self, _message: str) -> None:
+        # a bug, not a slow disk (take, refresh and release log their OSErrors): its files are
+        # looked at again with those claimed elsewhere
+        self._answered(ClaimAnswer(elsewhere=list(self._doing.take)))
+
+    def _answered(self, answer: object) -> None:
+        if self._stopped:
+            return  # stop() released what this batch took
+        if isinstance(answer, ClaimAnswer) and (answer.taken or answer.elsewhere or answer.done):
+            self.answered.emit(answer)
+        self._next()
+
+
+def _transcribed_meanwhile(media: Path, watch: WatchFolder) -> bool:
+    """True when `media` is gone, or its transcript files were written after its last change: by
+    another app that held the claim between the GUI thread's look and this claim (an app writes
+    its transcripts before it releases its claim, so a claim taken after that release finds them)."""
+    try:
+        changed = media.stat().st_mtime
+    except OSError:
+        return True
+    return transcripts_written_since(watch, media, changed)
