@@ -115,5 +115,8 @@ class GapFiller:
         for segment in found:
             stamp(segment, result)
         if self.words is not None and found:
+            # The fill lies before the window's last speech: the next window's words follow that.
+            speech_end = self.words.context.last_speech_end
             self.words.add(found, cross, outcome.tokens, outcome.token_logprobs, language, offset, last - first, mel)
+            self.words.context.last_speech_end = speech_end
         return found
