@@ -15,6 +15,10 @@ mean log-probability per token is at least the threshold. Printed per threshold:
 
     python bench/command_scores.py [--precision auto|fp32|int8] [--voices ...] [--speeds ...]
     python bench/command_scores.py --saved   # the tables again from bench/results/command-scores.json
+    python bench/command_scores.py --calibrate   # each phrase's best score on the non-commands
+
+`--calibrate` scores every fixed phrase against the synthetic non-commands (`NEGATIVES`) and
+prints the best score of each: `ORDINARY_BEST` in app/dictation/command_calibration.py.
 """
 
 from __future__ import annotations
@@ -148,6 +152,8 @@ def main() -> None:
     parser.add_argument("--precision", default="auto")
     parser.add_argument("--voices", nargs="+", default=list(VOICES))
     parser.add_argument("--speeds", nargs="+", type=int, default=list(SPEEDS))
+    parser.add_argument("--calibrate", action="store_true",
+                        help="print each scored phrase's best score on the synthetic non-commands")
     parser.add_argument("--saved", action="store_true",
                         help=f"report again on what the last run saved ({SAVED.name}), without the model")
     args = parser.parse_args()
@@ -160,6 +166,9 @@ def main() -> None:
     engine = load_engine(precision=Precision(args.precision))
     options = CommandOptions()
     print(f"model {engine.name}, precision {engine.precision.value}")
+    if args.calibrate:
+        calibrate(engine, args.voices, args.speeds, options)
+        return
     positives: list[tuple[CommandPhrase, Heard]] = []
     synthetic: list[Heard] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -181,6 +190,29 @@ def main() -> None:
         "synthetic": [dataclasses.asdict(h) for h in synthetic],
         "real": [dataclasses.asdict(h) for h in real]}, indent=0) + "\n", encoding="utf-8")
     report(positives, synthetic, real)
+
+
+def calibrate(engine: Any, voices: list[str], speeds: list[int], options: CommandOptions) -> None:
+    """Print the best score of every scored phrase over `NEGATIVES` in `voices` x `speeds`, for
+    the utterances the listener scores (at most `max_words` + 1 words written)."""
+    from app.dictation.command_match import SCORED_PHRASES
+    from app.dictation.policy_options import streaming_decode_options
+
+    best = np.full(len(SCORED_PHRASES), -np.inf)
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = Path(tmp) / "c.wav"
+        for utterance in NEGATIVES:
+            for voice in voices:
+                for speed in speeds:
+                    speak(utterance, voice, speed, wav)
+                    audio = read_wav(wav)
+                    text = engine.decode_window(audio, streaming_decode_options()).text
+                    if 0 < len(normalised_words(text)) <= options.max_words + 1:
+                        best = np.maximum(best, engine.score_phrases(audio, SCORED_PHRASES))
+    print("ORDINARY_BEST = {")
+    for phrase, score in zip(SCORED_PHRASES, best, strict=True):
+        print(f"    {phrase!r}: {score:.2f},")
+    print("}")
 
 
 def saved_run() -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[Heard]]:
@@ -210,6 +242,13 @@ def report(positives: list[tuple[CommandPhrase, Heard]], synthetic: list[Heard],
     print("|---|---|---|---|")
     for take in PREFIX_THRESHOLDS:
         print(f"| {take} | {_cells(CommandOptions(min_prefix_score=take), positives, synthetic, real)}")
+    print("\n| each phrase taken at (margin above its best on ordinary speech, lowest) | command recall |"
+          " synthetic non-commands taken | real stretches taken |")
+    print("|---|---|---|---|")
+    for margin, lowest in ((0.0, -3.5), (1.0, -5.0), (1.5, -4.5), (1.5, -5.0), (1.5, -5.5), (2.0, -5.0)):
+        options = CommandOptions(phrase_margin=margin, lowest_phrase_score=lowest)
+        name = "one threshold for all (-3.5)" if lowest == -3.5 else f"{margin}, {lowest}"
+        print(f"| {name} | {_cells(options, positives, synthetic, real)}")
     options = CommandOptions()
     print(f"\nmissed (default: taken at {options.min_phrase_score}, confirmed at {options.min_confirm_score}):")
     for phrase, heard in positives:

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from app.dictation.command_calibration import phrase_threshold
 from app.dictation.command_match import (
     LITERAL_PHRASE,
     LITERAL_SCORED,
@@ -145,7 +146,8 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: Comma
         return found  # nothing scored, or a phrase the decoder does not score
     if found is not None and found.phrase.words == heard.words and heard.score >= options.min_confirm_score:
         return found
-    if heard.score >= options.min_phrase_score:
+    # Where the text sounds like another command, the two disagree: the one threshold for all.
+    if heard.score >= (phrase_threshold(heard.words, options) if found is None else options.min_phrase_score):
         phrase = next(p for p in PHRASES if p.words == heard.words)
         return CommandMatch(phrase)
     return None

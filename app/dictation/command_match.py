@@ -112,7 +112,9 @@ class CommandOptions:
     phrase is heard at `min_phrase_score` (mean log-probability per token) or more, and a text
     that only sounds like a phrase is that command only if the decoder also scores that phrase
     best, at `min_confirm_score` or more; a phrase that takes words ("cap") is heard at the start
-    of an utterance at `min_prefix_score` or more.
+    of an utterance at `min_prefix_score` or more. A phrase that ordinary speech never scores
+    high is heard lower: `phrase_margin` above its best score on ordinary speech, down to
+    `lowest_phrase_score` (`app.dictation.command_calibration`).
     """
 
     max_distance: float = 0.34
@@ -121,6 +123,8 @@ class CommandOptions:
     min_phrase_score: float = -3.5
     min_confirm_score: float = -5.0
     min_prefix_score: float = -4.0
+    lowest_phrase_score: float = -5.0
+    phrase_margin: float = 1.5
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.max_distance < 1.0:
@@ -129,6 +133,11 @@ class CommandOptions:
             raise ValueError("max_words and max_argument_words must be at least 1")
         if self.min_prefix_score > 0.0:
             raise ValueError(f"min_prefix_score is a log-probability (<= 0), not {self.min_prefix_score}")
+        if self.phrase_margin < 0.0 or self.lowest_phrase_score > self.min_phrase_score:
+            raise ValueError(
+                "phrase_margin >= 0 and lowest_phrase_score <= min_phrase_score, not "
+                f"{self.phrase_margin} and {self.lowest_phrase_score}"
+            )
         if not self.min_confirm_score <= self.min_phrase_score <= 0.0:
             raise ValueError(
                 "min_confirm_score <= min_phrase_score <= 0 (log-probabilities), not "
