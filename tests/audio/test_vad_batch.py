@@ -5,6 +5,8 @@ espeak clips otherwise."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from earshot_testing import DATA_DIR, SHARED_SPEECH, espeak_clips, needs_shared, read_wav
@@ -45,7 +47,7 @@ def _assert_same_as_per_frame(frames: NDArray[np.float32]) -> None:
     expected = np.array([one(frame) for frame in frames], dtype=np.float32)
     # uneven blocks: the state and the context carry from one call to the next
     cuts = [0, 1, 8, 300, len(frames) // 2, len(frames)]
-    got = np.concatenate([batched.probabilities(frames[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)])
+    got = np.concatenate([batched.probabilities(frames[a:b]) for a, b in pairwise(cuts)])
     assert got.shape == expected.shape and got.dtype == np.float32
     assert np.abs(got - expected).max() < TOLERANCE
     # h lies in (-1, 1); the cell state c grows to tens, and float32 sums in another order
@@ -63,7 +65,8 @@ def test_batched_probabilities_match_per_frame_calls_on_the_espeak_clips() -> No
 
 
 @needs_shared
-@pytest.mark.parametrize("path", [SPEECH2 / "en_librivox_sonnets_1to3_long.wav", SPEECH2 / "en_lucier_sitting_in_a_room.wav",
+@pytest.mark.parametrize("path", [SPEECH2 / "en_librivox_sonnets_1to3_long.wav",
+                                  SPEECH2 / "en_lucier_sitting_in_a_room.wav",
                                   SHARED_SPEECH / "ns_music_vibe_ace.wav"], ids=lambda p: p.stem)  # fmt: skip
 def test_batched_probabilities_match_per_frame_calls_on_real_recordings(path) -> None:  # type: ignore[no-untyped-def]
     _assert_same_as_per_frame(_frames(decode_audio(path)))
