@@ -10,8 +10,9 @@ The front is rebuilt, at run time, from the weights of the installed `silero_vad
 branch of its top `If` node) as plain matrix products: the reflection pad and the four STFT
 windows fold into one [576, 1032] matrix, and each Conv1d over its 4, 2 or 1 time steps becomes a
 banded matrix. onnxruntime's Conv runs one thin product per frame; these run one product per
-block, with the frames as its rows, several times faster. No second model file; the
-probabilities match the per-frame model to ~1e-6 (float32 sums in another order).
+block, with the frames as its rows, several times faster. No second model file ships: the front
+is built once per machine and kept in the user's cache (`vad_front_cache`). The probabilities
+match the per-frame model to ~1e-6 (float32 sums in another order).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import onnxruntime as ort
 from numpy.typing import NDArray
+
+from app.audio.vad_front_cache import Front, load_front
 
 FRAME = 512
 CONTEXT = 64
@@ -134,24 +136,30 @@ def _front_model(weights: dict[str, NDArray[np.float32]], order: NDArray[np.intp
     return bytes(model.SerializeToString())
 
 
+def _build_front(source: bytes) -> Front:
+    """The front of the Silero model whose file holds `source` (its bytes), built from its weights."""
+    import onnx
+
+    weights = _constants(_sixteen_khz_branch(onnx.load_model_from_string(source)))
+    # PyTorch's gate order is i, f, g, o; i, f, o first lets one sigmoid cover three gates
+    order = np.r_[0 : 2 * HIDDEN, 3 * HIDDEN : 4 * HIDDEN, 2 * HIDDEN : 3 * HIDDEN]
+    return Front(
+        model=_front_model(weights, order),
+        w_hh=np.ascontiguousarray(weights["decoder.rnn.weight_hh"][order].T),  # [128, 512]
+        out_w=weights["decoder.decoder.2.weight"][0, :, 0],  # [128]
+        out_b=weights["decoder.decoder.2.bias"],  # [1]
+    )
+
+
 class SileroBatch:
-    """The batched scorer of one `silero_vad.onnx`; stateless (the caller owns state and context)."""
+    """The batched scorer of one `silero_vad.onnx`; stateless (the caller owns state and context).
 
-    def __init__(self, model_path: Path) -> None:
-        import onnx
+    Its front comes from the user's cache (`vad_front_cache`) when a process on this machine has
+    built it before: then building the scorer never imports `onnx`."""
 
-        weights = _constants(_sixteen_khz_branch(onnx.load(str(model_path))))
-        # PyTorch's gate order is i, f, g, o; i, f, o first lets one sigmoid cover three gates
-        order = np.r_[0 : 2 * HIDDEN, 3 * HIDDEN : 4 * HIDDEN, 2 * HIDDEN : 3 * HIDDEN]
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        front = _front_model(weights, order)
-        self._session = ort.InferenceSession(front, opts, providers=["CPUExecutionProvider"])
-        self._w_hh = np.ascontiguousarray(weights["decoder.rnn.weight_hh"][order].T)  # [128, 512]
-        self._out_w = weights["decoder.decoder.2.weight"][0, :, 0]  # [128]
-        self._out_b = weights["decoder.decoder.2.bias"]  # [1]
+    def __init__(self, model_path: Path, cache_dir: Path | None = None) -> None:
+        self._session, front = load_front(model_path, _build_front, cache_dir)
+        self._w_hh, self._out_w, self._out_b = front.w_hh, front.out_w, front.out_b
 
     def gates(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
         """The LSTM's input gates [n, 512] float32 (i, f, o, g) of model inputs [n, 576] float32
