@@ -87,8 +87,13 @@ def load_front(
 
 def _read(entry: Path) -> Front:
     """The entry's front; raises on anything missing, damaged (zip CRC) or of the wrong shape."""
-    with np.load(entry, allow_pickle=False) as arrays:
-        model, w_hh, out_w, out_b = (arrays[k] for k in ("model", "w_hh", "out_w", "out_b"))
+    # np.load leaves a file it opened itself open when the zip inside is damaged
+    with entry.open("rb") as handle:
+        arrays = np.load(handle, allow_pickle=False)
+        if not isinstance(arrays, np.lib.npyio.NpzFile):
+            raise ValueError(f"not an .npz: {type(arrays).__name__}")
+        with arrays:
+            model, w_hh, out_w, out_b = (arrays[k] for k in ("model", "w_hh", "out_w", "out_b"))
     shapes = {"model": (model, np.uint8, (model.size,)), "w_hh": (w_hh, np.float32, (_HIDDEN, 4 * _HIDDEN)),
               "out_w": (out_w, np.float32, (_HIDDEN,)), "out_b": (out_b, np.float32, (1,))}  # fmt: skip
     for name, (array, dtype, shape) in shapes.items():
