@@ -2,19 +2,28 @@
 
     python bench/speech_map_cost.py                 # speech map only, 3 rounds
     python bench/speech_map_cost.py --transcribe    # plus the whole 158 s file, tiny.en int8, beam 5
+    python bench/speech_map_cost.py --processes     # plus fresh processes: the scorer's build, the CLI
 
 Per recording (../shared/data): frames the detector scores, the largest difference between the
 per-frame and the batched probabilities over every such frame, and the CPU seconds
 (time.process_time) of `SpeechMap.feed` + `finish` on the whole file with each path, the best
 of alternating rounds (the machine is shared, so CPU time, not wall time). `--transcribe`: the
-whole transcription of the 158 s file with each path, the same text asserted.
+whole transcription of the 158 s file with each path, the same text asserted. `--processes`: CPU
+seconds (getrusage of the children) of fresh processes, in a cache of their own (the user's converted
+models linked in): building the batched scorer with a cold and a warm front cache, and the whole
+`python -m app transcribe` of the 158 s file with per-frame Silero, batched with a cold front cache
+(it builds the front, importing onnx) and batched with a warm one, alternating rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -111,16 +120,84 @@ def transcription(rounds: int) -> None:
           f"ratio {slow / fast:.3f} (saved {slow - fast:.2f} s); same text ({len(texts['batched'])} chars)")
 
 
+# Builds the batched scorer; prints the CPU seconds of the build and whether it imported onnx.
+SCORER = """
+import sys, time
+from app.audio.vad import silero_model_path
+from app.audio.vad_batch import SileroBatch
+start = time.process_time()
+SileroBatch(silero_model_path())
+print(f"{time.process_time() - start:.3f}", "onnx" in sys.modules)
+"""
+# `python -m app transcribe ARGS...`, with Silero's batched method taken away for "per-frame".
+CLI = """
+import runpy, sys
+from app.audio.vad import SileroVadModel
+if sys.argv[1] == "per-frame":
+    del SileroVadModel.probabilities  # the speech map falls back to one call per frame
+sys.argv = ["earshot", *sys.argv[2:]]
+runpy.run_module("app", run_name="__main__", alter_sys=True)
+"""
+
+
+def child(args: list[str], cache: Path, cold: bool) -> tuple[float, str]:
+    """(CPU seconds, stdout) of a fresh process; `cold`: its front cache emptied first."""
+    if cold:
+        shutil.rmtree(cache / "vad", ignore_errors=True)
+    env = {**os.environ, "EARSHOT_CACHE_DIR": str(cache), "PYTHONPATH": str(REPO)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([sys.executable, *args], env=env, cwd=REPO, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, out.stdout
+
+
+def process_costs(rounds: int, threads: int | None) -> None:
+    from app.engine.models.store import default_cache_dir
+
+    with tempfile.TemporaryDirectory(prefix="earshot-bench-") as folder:
+        cache = Path(folder)
+        for item in default_cache_dir().glob("*"):  # converted models: no conversion in the rounds
+            if item.name != "vad":
+                (cache / item.name).symlink_to(item)
+        times: dict[str, list[float]] = {}
+        texts: dict[str, str] = {}
+        cli = ["-c", CLI, "", "transcribe", str(LONG), "--precision", "int8", "--beam-size", "5"]
+        cli += ["--threads", str(threads)] if threads else []
+        child(cli, cache, cold=False)  # warm-up: the page cache, a conversion if one is missing
+        for _ in range(rounds):
+            for name, cold in (("cold", True), ("warm", False)):
+                cpu, out = child(["-c", SCORER], cache, cold)
+                build_s, imported = out.split()
+                times.setdefault(f"scorer process, front cache {name}", []).append(cpu)
+                times.setdefault(f"  SileroBatch() in it (onnx imported: {imported})", []).append(float(build_s))
+            for name, cold in (("per-frame", False), ("batched cold", True), ("batched warm", False)):
+                cli[2] = name
+                cpu, texts[name] = child(cli, cache, cold)
+                times.setdefault(f"transcribe {name}", []).append(cpu)
+    assert len(set(texts.values())) == 1, "the batched speech map changed the transcript"
+    print(f"\nfresh processes, --threads {threads or 'default'}, CPU s, best of {rounds} alternating rounds:")
+    for name, values in times.items():
+        print(f"  {name:48s} {min(values):7.3f}  ({', '.join(f'{v:.3f}' for v in values)})")
+    saved = min(times["transcribe per-frame"]) - min(times["transcribe batched warm"])
+    print(f"  {LONG.name}: batched warm saves {saved:.2f} s CPU per process against per-frame")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--transcribe", action="store_true", help="also time the whole 158 s transcription")
+    parser.add_argument("--processes", action="store_true", help="also time fresh processes: build and CLI")
+    parser.add_argument("--only-processes", action="store_true", help="time fresh processes only")
+    parser.add_argument("--cli-threads", type=int, help="the processes' --threads (1: no idle threads spinning)")
     args = parser.parse_args()
     cpu = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
     print(next((line.split(":", 1)[1].strip() for line in cpu.splitlines() if line.startswith("Model name")), "?"))
-    map_costs(args.rounds)
-    if args.transcribe:
+    if not args.only_processes:
+        map_costs(args.rounds)
+    if args.transcribe and not args.only_processes:
         transcription(args.rounds)
+    if args.processes or args.only_processes:
+        process_costs(args.rounds, args.cli_threads)
 
 
 if __name__ == "__main__":
