@@ -131,9 +131,7 @@ def test_an_entry_this_user_may_not_read_is_rebuilt_as_theirs(tmp_path, fresh) -
 
 
 @pytest.mark.parametrize("options", ["ro", "size=64k"], ids=["read-only", "full disk"])
-def test_a_cache_that_cannot_be_written_is_one_warning_and_the_scores_are_right(
-    tmp_path, caplog, fresh, options
-) -> None:  # type: ignore[no-untyped-def]
+def test_an_unwritable_cache_is_one_warning_and_the_scores_are_right(tmp_path, caplog, fresh, options) -> None:  # type: ignore[no-untyped-def]
     with tmpfs(tmp_path / "disk", options) as disk, caplog.at_level(logging.WARNING):
         assert np.array_equal(_scores(SileroBatch(silero_model_path(), cache_dir=disk)), fresh)
         leftovers = [p for p in disk.rglob("*") if p.is_file()]
