@@ -45,6 +45,8 @@ SLOW: dict[str, str] = {
     # The same speech in every format, transcribed: the quick loop keeps the decoded samples'
     # checks (test_file_decoder.py, test_ffmpeg_decoder.py's samples test).
     "tests/audio/test_transcribe_formats.py": "every container and codec transcribed",
+    "tests/audio/test_vad_batch.py::test_the_transcript_of_a_real_recording_is_the_same":
+        "a 100 s recording transcribed twice, beam 5",
     "tests/audio/test_ffmpeg_decoder.py::test_every_format_gives_the_same_text": "every format transcribed",
     "tests/audio/test_ffmpeg_decoder.py::test_without_pyav_the_app_chooses_ffmpeg_and_transcribes": "a CLI process",
     # Greedy parity with faster-whisper: the quick loop keeps one espeak clip.

@@ -13,7 +13,7 @@ a window with little evidence is then kept only if Whisper's own no-speech proba
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +38,8 @@ SPEECH_PAD_FRAMES = 100
 """After a stretch without speech, the next window starts 1 s (mel frames) before the speech."""
 
 _SCALE = 255
+_DETECT_BLOCK = 4096
+"""Frames (131 s) per batched detector call: bounds the copy of the frames it is handed."""
 
 
 class SpeechDetector(Protocol):
@@ -45,6 +47,17 @@ class SpeechDetector(Protocol):
 
     def __call__(self, frame: NDArray[np.float32]) -> float:
         """`frame` [512] float32 -> probability 0..1 that it holds speech."""
+        ...
+
+
+@runtime_checkable
+class BatchSpeechDetector(SpeechDetector, Protocol):
+    """A detector that also scores many consecutive frames in one call (Silero's VAD does: its
+    convolutions run on all of them at once, only its LSTM cell steps frame by frame)."""
+
+    def probabilities(self, frames: NDArray[np.float32]) -> NDArray[np.float32]:
+        """`frames` [n, 512] float32 -> probabilities [n] float32, the same as calling the
+        detector on each frame in order (and leaving it in the same state)."""
         ...
 
 
@@ -73,10 +86,22 @@ class SpeechMap:
         loud = np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1)) >= SILENCE_RMS
         probs = loud.astype(np.float64)
         if self.detector is not None:  # the detector runs only where the gate lets sound through
-            for i in np.flatnonzero(loud):
-                probs[i] = self.detector(frames[i])
+            self._detect(frames, np.flatnonzero(loud), probs)
         self._probs += np.round(np.clip(probs, 0.0, 1.0) * _SCALE).astype(np.uint8).tobytes()
         self._carry = np.array(buf[n * SPEECH_FRAME :], dtype=np.float32)
+
+    def _detect(self, frames: NDArray[np.float32], called: NDArray[np.intp], probs: NDArray[np.float64]) -> None:
+        """Score `frames[called]` ([n, 512] float32, in order) into `probs` [n_frames] float64.
+        The detector sees only the called frames, so each one's context is the previous called
+        frame, whichever path scores it."""
+        detector = self.detector
+        if isinstance(detector, BatchSpeechDetector):
+            for start in range(0, len(called), _DETECT_BLOCK):
+                part = called[start : start + _DETECT_BLOCK]
+                probs[part] = detector.probabilities(frames[part])
+        elif detector is not None:
+            for i in called:
+                probs[i] = detector(frames[i])
 
     def finish(self) -> None:
         """End of stream: the last partial frame is classified, zero-padded."""
