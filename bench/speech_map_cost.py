@@ -152,11 +152,11 @@ def child(args: list[str], cache: Path, cold: bool) -> tuple[float, str]:
 
 
 def process_costs(rounds: int, threads: int | None) -> None:
-    from app.engine.models.store import default_cache_dir
+    from app import user_dirs
 
     with tempfile.TemporaryDirectory(prefix="earshot-bench-") as folder:
         cache = Path(folder)
-        for item in default_cache_dir().glob("*"):  # converted models: no conversion in the rounds
+        for item in user_dirs.cache_dir().glob("*"):  # converted models: no conversion in the rounds
             if item.name != "vad":
                 (cache / item.name).symlink_to(item)
         times: dict[str, list[float]] = {}

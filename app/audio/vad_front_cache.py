@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
-import platformdirs
 from numpy.typing import NDArray
 
+from app import user_dirs
 from app.private_files import FILE_MODE, private_dir, tighten
 
 FORMAT = 1  # raise when the front's graph or the arrays change meaning
@@ -46,12 +46,6 @@ class Front:
     out_b: NDArray[np.float32]
 
 
-def default_cache_dir() -> Path:
-    """The user's cache folder: the engine's (`app.engine.models.store.default_cache_dir`), which
-    this layer may not import: $EARSHOT_CACHE_DIR, else platformdirs' user cache folder."""
-    return Path(os.environ.get("EARSHOT_CACHE_DIR") or platformdirs.user_cache_dir("earshot", appauthor=False))
-
-
 def front_session(model: bytes) -> ort.InferenceSession:
     """An onnxruntime session of a serialized front, on one thread (the frames are its batch)."""
     opts = ort.SessionOptions()
@@ -68,7 +62,7 @@ def load_front(
     (called with the model file's bytes) and saved for the next process."""
     source = model_path.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
-    entry = (cache_dir or default_cache_dir()) / "vad" / f"silero-front-{digest}-v{FORMAT}.npz"
+    entry = (cache_dir or user_dirs.cache_dir()) / "vad" / f"silero-front-{digest}-v{FORMAT}.npz"
     try:
         front = _read(entry)
         return front_session(front.model), front

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app import user_dirs
 from app.private_files import private_dir
 
 if TYPE_CHECKING:
@@ -166,9 +167,8 @@ class TranscriptOutput:
 
 def fallback_dir() -> Path:
     """`<user data folder>/unsaved-transcripts` (private: 0700)."""
-    from app.engine.models.store import default_data_dir
 
-    return default_data_dir() / FALLBACK_FOLDER
+    return user_dirs.data_dir() / FALLBACK_FOLDER
 
 
 def _unused_stem(folder: Path, base: str, fmt: str) -> str:

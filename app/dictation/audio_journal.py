@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import platformdirs
-
+from app import user_dirs
 from app.engine.types import SAMPLE_RATE
 from app.private_files import FILE_MODE, private_dir, try_lock
 
@@ -42,8 +41,7 @@ MIN_LEFTOVER_S = 0.5
 
 def recovery_dir() -> Path:
     """<user data dir>/recovery (EARSHOT_DATA_DIR overrides the data dir)."""
-    base = os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir("earshot", appauthor=False)
-    return Path(base) / "recovery"
+    return user_dirs.data_dir() / "recovery"
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,13 @@ The composition root (and `earshot dictate`) call these; tests pass their own pa
 
 from __future__ import annotations
 
-import os
 import queue
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-import platformdirs
-
+from app import user_dirs
 from app.audio.capture import CaptureOptions, MicrophoneCapture
 from app.audio.file_decoder import decode_audio
 from app.audio.replay import ReplayOptions, ReplaySource
@@ -29,8 +27,7 @@ from app.engine.types import SAMPLE_RATE
 
 def sessions_dir() -> Path:
     """Where session recordings go: <user data dir>/sessions (EARSHOT_DATA_DIR overrides)."""
-    base = os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir("earshot", appauthor=False)
-    return Path(base) / "sessions"
+    return user_dirs.data_dir() / "sessions"
 
 
 def new_recording_path() -> Path:

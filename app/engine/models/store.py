@@ -22,8 +22,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
+from app import user_dirs
 from app.engine.convert.int8_kernels import weight_encoding_tag
 from app.engine.convert.layout import CONVERTER_VERSION, DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.readers import read_weights
@@ -60,14 +59,6 @@ class ModelEntry:
     bundled: bool = False
 
 
-def default_data_dir() -> Path:
-    return Path(os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir("earshot", appauthor=False))
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("EARSHOT_CACHE_DIR") or platformdirs.user_cache_dir("earshot", appauthor=False))
-
-
 def default_prebuilt_dir() -> Path | None:
     """Read-only pre-converted models: $EARSHOT_PREBUILT_DIR, else `models/` inside a frozen
     (PyInstaller) app's bundle folder, else None (a source or pip install converts on first use)."""
@@ -84,8 +75,8 @@ class ModelStore:
     def __init__(
         self, data_dir: Path | None = None, cache_dir: Path | None = None, prebuilt_dir: Path | None = None
     ) -> None:
-        self.data_dir = data_dir or default_data_dir()
-        self.cache_dir = cache_dir or default_cache_dir()
+        self.data_dir = data_dir or user_dirs.data_dir()
+        self.cache_dir = cache_dir or user_dirs.cache_dir()
         self.prebuilt_dir = prebuilt_dir or default_prebuilt_dir()
         self.models_dir = self.data_dir / "models"
 
