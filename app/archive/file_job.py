@@ -102,15 +102,7 @@ def _transcribe_stream(engine: WhisperEngine, job: FileJob, stream: FileStream, 
     segments = list(segments_iter)
     info.timings.load_s, info.timings.decode_audio_s = engine.load_s, decode_s
     info.timings.total_s = time.perf_counter() - t0
-    meta = TranscriptMeta(
-        job.source,
-        engine.name,
-        engine.precision.value,
-        info.language,
-        info.language_probability,
-        info.duration_s,
-        info.timings,
-    )
+    meta = TranscriptMeta.of(job.source, engine.name, engine.precision.value, info)
     return FileResult(job.index, FileOutcome.DONE, segments, meta)
 
 

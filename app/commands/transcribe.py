@@ -167,15 +167,7 @@ def _transcribe_one(
         progress.close()
     info.timings.load_s, info.timings.decode_audio_s = engine.load_s, decode_s
     info.timings.total_s = time.perf_counter() - t0
-    meta = TranscriptMeta(
-        str(path),
-        engine.name,
-        engine.precision.value,
-        info.language,
-        info.language_probability,
-        info.duration_s,
-        info.timings,
-    )
+    meta = TranscriptMeta.of(str(path), engine.name, engine.precision.value, info)
     written = output.write(index, segments, meta)
     if interrupted:
         raise KeyboardInterrupt

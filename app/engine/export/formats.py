@@ -19,7 +19,7 @@ from app.engine.export.cue_text import one_line, vtt_escape
 from app.engine.export.paragraphs import NO_SPACE_LANGUAGES, render_paragraphs
 from app.engine.export.subtitles import READABLE, SubtitleOptions, render_frames, render_word_cues
 from app.engine.timing.time_clamp import clamp_segments
-from app.engine.types import Segment, Timings
+from app.engine.types import Segment, Timings, TranscriptionInfo
 
 FORMATS = ("txt", "srt", "vtt", "json")
 """Export formats, in the order the user interface lists them (also the file suffixes)."""
@@ -44,6 +44,11 @@ class TranscriptMeta:
     language_probability: float
     duration_s: float
     timings: Timings
+
+    @classmethod
+    def of(cls, file: str, model: str, precision: str, info: TranscriptionInfo) -> TranscriptMeta:
+        """The meta of the transcription `info` describes (language, its probability, duration, timings)."""
+        return cls(file, model, precision, info.language, info.language_probability, info.duration_s, info.timings)
 
 
 def render(
