@@ -37,8 +37,10 @@ def test_the_clips_joined_forward_and_back_lose_and_repeat_no_phrase(engine) -> 
 def test_a_sentence_said_again_after_itself_in_a_long_file_is_written_each_time(engine) -> None:  # type: ignore[no-untyped-def]
     """speech2's Harvard sentence is said clean, in 0 dB noise and reverberant, one after the
     other (and again in reverse at the end). With the speech map, as the app and the CLI decode
-    files, tiny.en wrote the reverberant one nowhere: the window after the first two began at
-    the next clip, and the seek moved past it."""
+    files, tiny.en wrote the reverberant one nowhere (the window after the first two began at
+    the next clip, and the seek moved past it), and wrote the noisy one nowhere either: the
+    clean sentence's last word was timed over it, and on the way back the segments' timestamps
+    were whole seconds off."""
     clips = english_clips(SHARED_SPEECH.parent / "speech2")
     assert len(clips) == 11
     order = orders(len(clips))["forward+reverse"]
@@ -46,8 +48,10 @@ def test_a_sentence_said_again_after_itself_in_a_long_file_is_written_each_time(
     alone = [_text(engine, clip.audio, vad=True) for clip in clips]
     expected = " ".join(alone[i] for i in order)
     heard = _text(engine, audio, vad=True)
-    assert words(heard).count("canoe") == words(expected).count("canoe"), changed_runs(expected, heard)
-    # Left: the 0 dB one, whose words are timed over the clean one before it (one sentence).
-    assert longest_change(expected, heard) <= 9, changed_runs(expected, heard)
+    # Each of the six sentences has "smooth" however the noisy one is misheard.
+    assert words(heard).count("smooth") >= words(expected).count("smooth"), changed_runs(expected, heard)
+    assert words(heard).count("canoe") >= words(expected).count("canoe"), changed_runs(expected, heard)
+    # A misheard phrase differs in a few words; a lost sentence is 8 or 9.
+    assert longest_change(expected, heard) <= 6, changed_runs(expected, heard)
     without = _text(engine, audio, DecodeOptions(fill_speech_gaps=False), vad=True)
-    assert words(without).count("canoe") < words(expected).count("canoe")
+    assert words(without).count("smooth") < words(expected).count("smooth")

@@ -18,12 +18,13 @@ from app.engine.transcribe.audio_stream import StreamedFeatures
 from app.engine.transcribe.speech_gaps import (
     MARGIN_S,
     MIN_FILL_LOGPROB,
+    MIN_GAP_S,
     MIN_NEW_WORDS,
     Stretch,
     count_words,
+    first_word_starts,
     merged,
     passed_over,
-    sparse,
     sure_stretches,
     touching,
 )
@@ -72,24 +73,32 @@ class GapFiller:
         first = window.start_frame * HOP_LENGTH // SPEECH_FRAME
         last = window.end_frame * HOP_LENGTH // SPEECH_FRAME
         probabilities = feats.speech.probabilities(first * SPEECH_FRAME, last * SPEECH_FRAME)
-        stretches = sparse(sure_stretches(probabilities, first), segments)
-        words = self._words(window, segments, language) if stretches else []
+        stretches = [s for s in sure_stretches(probabilities, first) if s.duration_s >= MIN_GAP_S]
+        if not stretches:
+            return segments
+        words, starts = self._words(window, segments, language)
         fills: list[Segment] = []
         for gap in passed_over(stretches, words):
             found = self._decoded(feats, gap, window, language, prompt)
             if count_words(found) >= touching(gap, words) + MIN_NEW_WORDS:
                 fills += found
-        return merged(segments, fills) if fills else segments
+        return merged(segments, starts, fills) if fills else segments
 
-    def _words(self, window: DecodedWindow, segments: Sequence[Segment], language: str) -> list[Word]:
-        """The window's words, times in seconds from the start of the file."""
+    def _words(
+        self, window: DecodedWindow, segments: Sequence[Segment], language: str
+    ) -> tuple[list[Word], list[float]]:
+        """The window's words, and where each segment's first word starts (the segment's own
+        start when it shows none), in seconds from the start of the file. Without word times
+        the words come from one alignment pass: a segment's timestamps can be whole seconds
+        off on a long file, its words' times are not."""
         if self.words is not None:
-            return [w for s in segments for w in (s.words or [])]
+            return [w for s in segments for w in (s.words or [])], [s.start for s in segments]
         text = [t for s in segments if shown(s) for t in s.tokens]
         sot = self.runtime.tokenizer.sot_sequence(language, self.task)
         found = self.aligner.align(window.cross, sot, text, window.n_frames, None, language, window.mel)
         offset = window.start_frame / FRAMES_PER_SECOND
-        return [Word(w.word, w.start + offset, w.end + offset, w.probability) for w in found]
+        words = [Word(w.word, w.start + offset, w.end + offset, w.probability, list(w.tokens)) for w in found]
+        return words, first_word_starts(segments, words)
 
     def _decoded(
         self, feats: StreamedFeatures, gap: Stretch, window: DecodedWindow, language: str, prompt: Sequence[int]

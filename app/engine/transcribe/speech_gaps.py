@@ -18,6 +18,7 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.timing.window_words import shown
 from app.engine.transcribe.speech_map import SPEECH_FRAME, SURE_PROB
 from app.engine.types import SAMPLE_RATE, Segment, Word
 
@@ -27,8 +28,6 @@ BRIDGE_S = 0.3
 """Sure-speech frames closer than this belong to one stretch (the pauses between words)."""
 MARGIN_S = 0.2
 """Audio kept either side of a stretch when it is decoded on its own (word edges the detector misses)."""
-SPARSE_WORDS_PER_S = 0.5
-"""Speech runs at 2-4 words a second; a stretch the text gives fewer is looked at word by word."""
 MIN_FILL_LOGPROB = -1.0
 """A stretch's own decode below this average log-probability is not trusted to be speech."""
 MIN_NEW_WORDS = 2
@@ -67,33 +66,25 @@ def sure_stretches(probabilities: NDArray[np.float32], first_frame: int) -> list
     ]
 
 
-def sparse(stretches: Sequence[Stretch], segments: Sequence[Segment]) -> list[Stretch]:
-    """The stretches of at least `MIN_GAP_S` that the segments' text, spread evenly over each
-    segment's span, gives fewer than `SPARSE_WORDS_PER_S` words: the only ones worth the word
-    times that `passed_over` needs (one more decoder pass)."""
-    out = []
-    for s in stretches:
-        if s.duration_s < MIN_GAP_S:
-            continue
-        words = 0.0
-        for segment in segments:
-            overlap = min(s.end_s, segment.end) - max(s.start_s, segment.start)
-            if overlap > 0 and segment.end > segment.start:
-                words += len(segment.text.split()) * overlap / (segment.end - segment.start)
-        if words < SPARSE_WORDS_PER_S * s.duration_s:
-            out.append(s)
-    return out
-
-
 def passed_over(stretches: Sequence[Stretch], words: Sequence[Word]) -> list[Stretch]:
     """The stretches of at least `MIN_GAP_S` that hold the middle of none of `words` (times in
     seconds from the start of the file)."""
-    middles = np.array([(w.start + w.end) / 2 for w in words], dtype=np.float64)
+    middles = np.array([(w.start + _heard_end(w, stretches)) / 2 for w in words], dtype=np.float64)
     return [
         s
         for s in stretches
         if s.duration_s >= MIN_GAP_S and int(((middles >= s.start_s) & (middles < s.end_s)).sum()) == 0
     ]
+
+
+def _heard_end(word: Word, stretches: Sequence[Stretch]) -> float:
+    """Where `word` ends, cut at the end of the stretch it starts in (and `BRIDGE_S`): the last
+    word of a segment is often timed to the segment's end, over a pause and into speech it did
+    not write."""
+    for s in stretches:
+        if s.start_s <= word.start < s.end_s + BRIDGE_S:
+            return min(word.end, s.end_s + BRIDGE_S)
+    return word.end
 
 
 def touching(stretch: Stretch, words: Sequence[Word]) -> int:
@@ -106,15 +97,42 @@ def count_words(segments: Sequence[Segment]) -> int:
     return sum(len(s.text.split()) for s in segments)
 
 
-def merged(segments: Sequence[Segment], fills: Sequence[Segment]) -> list[Segment]:
-    """`segments` and `fills` in order of start; a segment whose end (a word stretched over the
-    speech it left out) runs into a later fill ends where that fill starts."""
-    out = sorted([*segments, *fills], key=lambda s: s.start)
+def first_word_starts(segments: Sequence[Segment], words: Sequence[Word]) -> list[float]:
+    """Where each of `segments` starts by its words (`words`: the window's shown segments' words
+    in order, with their tokens), handed out by token count as attach_words does; a segment
+    that shows no text, or that the words run out before, keeps its own start."""
+    starts, index = [], 0
+    for segment in segments:
+        start, taken = segment.start, 0
+        while shown(segment) and index < len(words) and taken < len(segment.tokens):
+            if taken == 0:
+                start = words[index].start
+            taken += max(1, len(words[index].tokens))
+            index += 1
+        starts.append(start)
+    return starts
+
+
+def merged(segments: Sequence[Segment], starts: Sequence[float], fills: Sequence[Segment]) -> list[Segment]:
+    """`segments` (put in order by `starts`, one per segment) and `fills` in time order. A
+    segment whose end (a word stretched over the speech it left out) runs into a later fill
+    ends where that fill starts; one whose start lies before an earlier fill's end starts there."""
+    keyed = [(start, segment) for start, segment in zip(starts, segments, strict=True)]
+    out = [segment for _, segment in sorted([*keyed, *((f.start, f) for f in fills)], key=lambda pair: pair[0])]
     filled = {id(s) for s in fills}
     for segment, following in pairwise(out):
         if id(following) in filled and segment.end > following.start > segment.start:
             _end_at(segment, following.start)
+        elif id(segment) in filled and id(following) not in filled and following.start < segment.end:
+            _start_at(following, min(segment.end, following.end))
     return out
+
+
+def _start_at(segment: Segment, start_s: float) -> None:
+    segment.start = start_s
+    for word in segment.words or []:
+        word.start = max(word.start, start_s)
+        word.end = max(word.end, word.start)
 
 
 def _end_at(segment: Segment, end_s: float) -> None:

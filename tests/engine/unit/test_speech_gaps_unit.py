@@ -1,6 +1,6 @@
 """Finding the sure speech a window's text passed over (app/engine/transcribe/speech_gaps.py):
-stretches from the speech map, the estimate from the segments, the check on word times, and
-where a fill goes. Pure functions on made-up maps, segments and words; no model."""
+stretches from the speech map, the check on word times, and where a fill goes. Pure functions
+on made-up maps, segments and words; no model."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from app.engine.transcribe.speech_gaps import (
     FRAME_S,
     Stretch,
     count_words,
+    first_word_starts,
     merged,
     passed_over,
-    sparse,
     sure_stretches,
     touching,
 )
@@ -55,22 +55,23 @@ def test_unsure_frames_make_no_stretch() -> None:
     assert sure_stretches(_map((1.0, 4.0), level=0.4), 0) == []
 
 
-def test_a_stretch_outside_every_segment_is_sparse_and_one_inside_spoken_text_is_not() -> None:
-    said = _segment(0.0, 4.0, "The birch canoe slid on the smooth planks.")  # 2 words a second
-    outside, inside, short = Stretch(5.0, 8.0), Stretch(0.5, 3.5), Stretch(5.0, 5.5)
-    assert sparse([outside, inside, short], [said]) == [outside]
-
-
-def test_a_long_segment_with_few_words_over_sure_speech_is_sparse() -> None:
-    stretched = _segment(0.0, 12.0, "planks.")  # one word stamped over 12 s of speech
-    assert sparse([Stretch(2.0, 6.0)], [stretched]) == [Stretch(2.0, 6.0)]
-
-
 def test_a_stretch_is_passed_over_only_when_no_word_has_its_middle_in_it() -> None:
     covered, uncovered = Stretch(0.0, 2.0), Stretch(3.0, 5.0)
     words = _words((0.2, 0.6), (2.5, 3.2))  # the second word's middle is 2.85 s: before `uncovered`
     assert passed_over([covered, uncovered], words) == [uncovered]
     assert passed_over([Stretch(3.0, 3.5)], []) == []  # too short to hold a phrase
+
+
+def test_a_last_word_timed_over_a_pause_does_not_cover_the_speech_after_it() -> None:
+    said, again = Stretch(0.0, 3.0), Stretch(4.0, 7.0)
+    # "planks." is timed from 2.6 s to the segment's end at 6.5 s: its middle falls in `again`
+    words = _words((0.2, 1.0), (1.0, 2.6), (2.6, 6.5))
+    assert passed_over([said, again], words) == [again]
+
+
+def test_a_word_that_starts_in_the_pause_before_a_stretch_still_covers_it() -> None:
+    words = _words((3.5, 5.5), (5.5, 6.0))  # the first word's start drifted into the silence
+    assert passed_over([Stretch(0.0, 3.0), Stretch(4.0, 7.0)], words) == [Stretch(0.0, 3.0)]
 
 
 def test_words_touching_a_stretch_count_with_a_margin() -> None:
@@ -83,13 +84,36 @@ def test_a_fill_goes_in_time_order_and_a_segment_stretched_over_it_ends_where_it
     before = _segment(0.0, 9.0, "The birch canoe slid on the smooth planks.", [word])
     after = _segment(10.0, 12.0, "And so it begins.")
     fill = _segment(5.0, 8.0, "The birch canoe slid on the smooth planks.")
-    out = merged([before, after], [fill])
+    out = merged([before, after], [0.0, 10.0], [fill])
     assert out == [before, fill, after]
     assert before.end == 5.0 and word.end == 5.0 and word.start == 4.0
     assert count_words([fill]) == 8
 
 
+def test_segments_are_put_in_order_by_their_first_words_not_their_timestamps() -> None:
+    # Two sentences written in one segment, then a segment stamped at 131 s whose words start
+    # at 137.5 s: a fill at 133 s goes between them, and the later segment starts after it.
+    twice = _segment(124.0, 130.0, "Said once. Said twice.")
+    later = _segment(131.0, 138.0, "The earliest book printed.")
+    fill = _segment(133.2, 136.5, "Said a third time.")
+    out = merged([twice, later], [124.2, 137.5], [fill])
+    assert out == [twice, fill, later]
+    assert later.start == 136.5 and later.end == 138.0
+
+
+def test_each_segment_starts_where_its_first_word_does() -> None:
+    first = Segment(id=0, start=10.0, end=14.0, text=" Two words.", tokens=[1, 2, 3])
+    empty = Segment(id=1, start=14.0, end=14.0, text="", tokens=[])
+    second = Segment(id=2, start=14.0, end=20.0, text=" One.", tokens=[4, 5])
+    timed = [
+        Word(" Two", 11.0, 11.5, 0.9, [1]),
+        Word(" words.", 11.5, 12.0, 0.9, [2, 3]),
+        Word(" One.", 16.5, 17.0, 0.9, [4, 5]),
+    ]
+    assert first_word_starts([first, empty, second], timed) == [11.0, 14.0, 16.5]
+
+
 def test_a_segment_before_a_fill_that_ends_before_it_keeps_its_times() -> None:
     before = _segment(0.0, 4.0, "He began.")
-    merged([before], [_segment(5.0, 8.0, "Said again.")])
+    merged([before], [0.0], [_segment(5.0, 8.0, "Said again.")])
     assert (before.start, before.end) == (0.0, 4.0)
