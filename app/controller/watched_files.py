@@ -6,9 +6,11 @@ finished after the file's last change, e.g. in an earlier run of the app), those
 files were written after that change (by another app watching the same shared folder), and those
 another app has claimed (`app.archive.watch_claims`: looked at again every few polls until its
 transcripts are there or its claim is released or stale), and queues the rest once it holds their
-claims (`app.controller.background_claims` reads and writes the claim files off the GUI thread).
-When a queued file is transcribed, its transcript files are written as its watch folder says
-(`app.controller.watch_outputs`); the History entry is made by the controller either way.
+claims. The History (local) is looked at here; `app.controller.background_claims` looks at the
+files and their transcript files, and reads and writes the claim files, off the GUI thread. When a
+queued file is transcribed, its transcript files are written as its watch folder says
+(`app.controller.watch_outputs`), off the GUI thread too (`app.controller.background_writes`), and
+then its claim is released; the History entry is made by the controller either way.
 """
 
 from __future__ import annotations
@@ -22,16 +24,13 @@ from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch import DEFAULT_SETTLE_S
 from app.archive.watch_claims import STALE_S
-from app.controller.background_claims import BackgroundClaims, ClaimAnswer
+from app.controller.background_claims import BackgroundClaims, ClaimAnswer, ClaimAsk
+from app.controller.background_writes import BackgroundWrites, WriteAnswer, WriteRequest
 from app.controller.job_records import Job
 from app.controller.jobs import JobQueue
 from app.controller.ports import TranscriptExporter
 from app.controller.watch_folders import POLL_MS, WatchFolders
-from app.controller.watch_outputs import (
-    folder_of,
-    transcripts_written_since,
-    write_transcript_files,
-)
+from app.controller.watch_outputs import folder_of
 from app.history.entry import EntryKind
 from app.history.store import HistoryStore
 from app.settings.schema import WatchFolder
@@ -79,18 +78,20 @@ class WatchedFiles(QObject):
         super().__init__(parent)
         self.jobs = jobs
         self.history = history
-        self.exporter = exporter
         self.folders: list[WatchFolder] = []
         self._outputs: dict[int, WatchFolder] = {}  # job id -> the watch folder it came from
         self.on_queued: Callable[[list[Path]], object] = lambda _paths: None
         self.watch = WatchFolders([], options.settle_s, options.poll_ms, self)
         self.claims = BackgroundClaims(options.claim_stale_s, self)
-        self._claiming: dict[Path, WatchFolder] = {}  # files whose claim is being taken off the GUI thread
+        self.writes = BackgroundWrites(exporter, self)
+        # files being looked at and claimed off the GUI thread (None: in no watch folder, not claimed)
+        self._claiming: dict[Path, WatchFolder | None] = {}
         self._elsewhere: set[Path] = set()  # settled files another app had claimed
         self._polls = 0
         self.watch.files_ready.connect(self._queue)
         self.watch.timer.timeout.connect(self._on_poll)
         self.claims.answered.connect(self._claimed)
+        self.writes.written.connect(self._files_written)
         jobs.job_finished.connect(self._write_files)
 
     def set_folders(self, folders: Sequence[WatchFolder]) -> None:
@@ -109,9 +110,11 @@ class WatchedFiles(QObject):
             self.watch.start()
 
     def stop(self) -> None:
-        """Stop watching and give up every claim (at quit: another app may take those files).
-        The claims are released on this thread, so before the app exits."""
+        """Stop watching, finish the transcript files being written, then give up every claim (at
+        quit: another app may take those files). Each waits a few seconds at most for a share
+        that does not answer; the claims are released on this thread, so before the app exits."""
         self.watch.stop()
+        self.writes.stop()  # before the claims: another app that takes a file finds its transcripts
         self.claims.stop()
 
     def _on_poll(self) -> None:
@@ -123,25 +126,21 @@ class WatchedFiles(QObject):
             self._queue([str(p) for p in sorted(self._elsewhere)])
 
     def _queue(self, names: list[str]) -> None:
-        unclaimed: dict[Path, WatchFolder | None] = {}
-        claim: dict[Path, WatchFolder] = {}
+        files: dict[Path, ClaimAsk] = {}
         for path in map(Path, names):
             self._elsewhere.discard(path)
-            watch = folder_of(path, self.folders)
-            if path in self._claiming or self._already_handled(path, watch):
-                continue  # a claim being taken is answered in _claimed
-            if watch is None:
-                unclaimed[path] = None  # no longer in a watch folder: no claim, no transcript files
-            else:
-                claim[path] = watch
-        self._add_jobs(unclaimed)
-        if claim:
-            self._claiming.update(claim)
-            self.claims.take(claim)
+            if path in self._claiming or self._running(path):
+                continue  # a file being looked at is answered in _claimed
+            # watch None: no longer in a watch folder, so no claim and no transcript files
+            files[path] = ClaimAsk(folder_of(path, self.folders), self._in_history(path))
+        if files:
+            self._claiming.update({path: ask.watch for path, ask in files.items()})
+            self.claims.take(files)
 
     def _claimed(self, answer: ClaimAnswer) -> None:
         for path in answer.elsewhere:
-            if self._claiming.pop(path, None) is not None:
+            if path in self._claiming:
+                del self._claiming[path]
                 self._elsewhere.add(path)  # another app transcribes it: looked at again every few polls
         for path in answer.done:
             self._claiming.pop(path, None)
@@ -165,25 +164,23 @@ class WatchedFiles(QObject):
         if job.transcript is None:
             self.claims.release(job.path)  # failed or cancelled: another app may try it
             return
-        result = write_transcript_files(self.exporter, watch, job.transcript)
-        self.claims.release(job.path)  # after the files: another app finds them and passes it over
-        if result.problem:
-            self.files_not_written.emit(result.problem)
-        else:
-            log.info("wrote %s", ", ".join(map(str, result.written)))
+        self.writes.write(WriteRequest(job.path, watch, job.transcript))
 
-    def _already_handled(self, path: Path, watch: WatchFolder | None) -> bool:
-        """Being transcribed now, or transcribed after its last change (its transcript files, as
-        `watch` places them, or the History, say so)."""
-        if any(job.path == path and not job.state.finished for job in self.jobs.jobs.values()):
-            return True
-        try:
-            changed = path.stat().st_mtime
-        except OSError:
-            return True  # gone since it settled: nothing to queue
-        if watch is not None and transcripts_written_since(watch, path, changed):
-            return True
-        return any(
-            entry.kind == EntryKind.FILE and entry.source == str(path) and entry.created >= changed
+    def _files_written(self, answers: list[WriteAnswer]) -> None:
+        for answer in answers:
+            if answer.result.problem:
+                self.files_not_written.emit(answer.result.problem)
+            self.claims.release(answer.media)  # after the files: another app finds them and passes it over
+
+    def _running(self, path: Path) -> bool:
+        """True while a job is working on `path`."""
+        return any(job.path == path and not job.state.finished for job in self.jobs.jobs.values())
+
+    def _in_history(self, path: Path) -> float | None:
+        """When the History's newest transcript of `path` was made (seconds since the epoch), or None."""
+        made = [
+            entry.created
             for entry in self.history.search(path.name)
-        )
+            if entry.kind == EntryKind.FILE and entry.source == str(path)
+        ]
+        return max(made, default=None)

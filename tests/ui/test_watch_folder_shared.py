@@ -74,4 +74,4 @@ def test_a_file_claimed_by_another_machine_waits_until_its_claim_goes(qtbot, par
     written = shared / "espeak_weather.txt"
     qtbot.waitUntil(written.exists)
     assert normalized(written.read_text(encoding="utf-8")) == normalized(CLIPS["espeak_weather.wav"]["text"])
-    assert not claim.exists()
+    qtbot.waitUntil(lambda: not claim.exists())  # released off the GUI thread once the files are written

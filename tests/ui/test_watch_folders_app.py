@@ -44,7 +44,8 @@ def test_a_clip_copied_into_a_watch_folder_is_transcribed_once(qtbot, parts, tmp
     written = inbox / "monday" / "weather.txt"
     qtbot.waitUntil(written.exists)
     assert normalized(written.read_text(encoding="utf-8")) == normalized(CLIPS["espeak_weather.wav"]["text"])
-    assert sorted(p.name for p in (inbox / "monday").iterdir()) == ["weather.txt", "weather.wav"]
+    # its claim is released off the GUI thread once the file is written
+    qtbot.waitUntil(lambda: sorted(p.name for p in (inbox / "monday").iterdir()) == ["weather.txt", "weather.wav"])
     qtbot.wait(1500)  # several more polls: a file that has not changed is not queued again
     assert len(panel.rows) == 1
 
