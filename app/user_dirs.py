@@ -13,7 +13,7 @@ APP_NAME = "earshot"
 
 
 def data_dir() -> Path:
-    """Models, the history's neighbours, recordings, recovery: $EARSHOT_DATA_DIR, else the user data folder."""
+    """Models, the history, recordings, recovery: $EARSHOT_DATA_DIR, else the user data folder."""
     return Path(os.environ.get("EARSHOT_DATA_DIR") or platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 

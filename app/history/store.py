@@ -1,4 +1,4 @@
-"""The transcript history: one SQLite file in platformdirs' user data dir.
+"""The transcript history: one SQLite file in the user data dir (app/user_dirs.py).
 
 Dictations grow entry by entry as text is committed (`append`), so killing the app loses
 nothing committed. Safe to call from any thread (one connection behind a lock; WAL journal).
@@ -29,8 +29,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from app.history.database import ensure_schema, last_id, open_database
 from app.history.entry import (
     EntryKind,
@@ -44,6 +42,7 @@ from app.history.entry_audio import EntryAudio
 from app.history.pending import apply_pending
 from app.history.transaction import DatabaseLocked, store_write, stored_args
 from app.history.write_journal import PendingWrite, WriteJournal
+from app.user_dirs import data_dir
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +54,8 @@ __all__ = ["EntryKind", "HistoryEntry", "HistoryStore", "TimedText"]
 
 
 def default_history_path() -> Path:
-    return Path(platformdirs.user_data_dir("earshot", appauthor=False)) / "history.sqlite3"
+    """<user data dir>/history.sqlite3 ($EARSHOT_DATA_DIR moves it with the other data)."""
+    return data_dir() / "history.sqlite3"
 
 
 class HistoryStore:

@@ -34,3 +34,16 @@ def test_empty_dictation_is_dropped(tmp_path: Path) -> None:
     store.delete_if_empty(empty)
     store.delete_if_empty(kept)
     assert [e.id for e in store.search()] == [kept]
+
+
+def test_the_history_moves_with_earshot_data_dir(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The README says $EARSHOT_DATA_DIR moves the user's data: the history goes there too, not
+    into the user data folder of the platform."""
+    moved, platform_data = tmp_path / "moved", tmp_path / "xdg-data"
+    monkeypatch.setenv("EARSHOT_DATA_DIR", str(moved))
+    monkeypatch.setenv("XDG_DATA_HOME", str(platform_data))
+    store = HistoryStore()
+    store.create(EntryKind.FILE, "meeting.mp3", source="/tmp/meeting.mp3", text="Hello team.")
+    assert store.path == moved / "history.sqlite3" and store.path.is_file()
+    assert [e.title for e in HistoryStore(moved / "history.sqlite3").search()] == ["meeting.mp3"]
+    assert not platform_data.exists()
