@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -114,17 +114,19 @@ def first_word_starts(segments: Sequence[Segment], words: Sequence[Word]) -> lis
 
 
 def merged(segments: Sequence[Segment], starts: Sequence[float], fills: Sequence[Segment]) -> list[Segment]:
-    """`segments` (put in order by `starts`, one per segment) and `fills` in time order. A
-    segment whose end (a word stretched over the speech it left out) runs into a later fill
-    ends where that fill starts; one whose start lies before an earlier fill's end starts there."""
-    keyed = [(start, segment) for start, segment in zip(starts, segments, strict=True)]
+    """`segments` (placed by `starts`, one per segment, never out of their own order) and
+    `fills` in time order. A segment whose end (a word stretched over the speech it left out)
+    runs into a later fill ends where that fill starts; one whose start lies before an earlier
+    fill's end starts there, unless it would end there too (it would no longer be shown)."""
+    keys = list(accumulate(starts, max))
+    keyed = [(key, segment) for key, segment in zip(keys, segments, strict=True)]
     out = [segment for _, segment in sorted([*keyed, *((f.start, f) for f in fills)], key=lambda pair: pair[0])]
     filled = {id(s) for s in fills}
     for segment, following in pairwise(out):
         if id(following) in filled and segment.end > following.start > segment.start:
             _end_at(segment, following.start)
-        elif id(segment) in filled and id(following) not in filled and following.start < segment.end:
-            _start_at(following, min(segment.end, following.end))
+        elif id(segment) in filled and id(following) not in filled and following.start < segment.end < following.end:
+            _start_at(following, segment.end)
     return out
 
 

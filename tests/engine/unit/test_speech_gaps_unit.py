@@ -101,6 +101,16 @@ def test_segments_are_put_in_order_by_their_first_words_not_their_timestamps() -
     assert later.start == 136.5 and later.end == 138.0
 
 
+def test_a_window_s_own_segments_keep_their_order_and_none_is_emptied() -> None:
+    # The second segment's words ran out: it keeps its own start, before the first one's words.
+    first = _segment(10.0, 20.0, "Timed by its words.")
+    second = _segment(12.0, 14.5, "Stamped early.")
+    fill = _segment(13.0, 15.0, "Decoded alone.")
+    out = merged([first, second], [16.0, 12.0], [fill])
+    assert out == [fill, first, second]  # the window's two stay in their order
+    assert (second.start, second.end) == (12.0, 14.5)  # moving its start past the fill would empty it
+
+
 def test_each_segment_starts_where_its_first_word_does() -> None:
     first = Segment(id=0, start=10.0, end=14.0, text=" Two words.", tokens=[1, 2, 3])
     empty = Segment(id=1, start=14.0, end=14.0, text="", tokens=[])
