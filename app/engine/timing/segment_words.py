@@ -29,20 +29,29 @@ def attach_words(segments: Sequence[Segment], words: Sequence[Word], offset_s: f
     """Give each of `segments` (one window's, in order; `tokens` text only) its words out of
     `words` (that window's, times relative to `offset_s`), by token count, as openai does."""
     median = median_word_duration(words)
-    index = 0
-    for segment in segments:
-        taken, mine = 0, []
-        while index < len(words) and taken < len(segment.tokens):
-            w = words[index]
-            mine.append(Word(w.word, offset_s + w.start, offset_s + w.end, w.probability, list(w.tokens)))
-            taken += len(w.tokens)
-            index += 1
+    for segment, group in zip(segments, words_per_segment(segments, words), strict=True):
+        mine = [Word(w.word, offset_s + w.start, offset_s + w.end, w.probability, list(w.tokens)) for w in group]
         if mine:
             _after_pause(mine, median, context.last_speech_end)
             _fit_segment_edges(segment, mine, median)
             context.last_speech_end = segment.end
         clamp_words(segment, mine, context.duration_s)
         segment.words = mine
+
+
+def words_per_segment(segments: Sequence[Segment], words: Sequence[Word]) -> list[list[Word]]:
+    """`words` (in order, with their tokens) handed to `segments` (in order) by token count, as
+    openai does: each segment takes words until it has as many tokens as it holds."""
+    out: list[list[Word]] = []
+    index = 0
+    for segment in segments:
+        taken, mine = 0, []
+        while index < len(words) and taken < len(segment.tokens):
+            mine.append(words[index])
+            taken += len(words[index].tokens)
+            index += 1
+        out.append(mine)
+    return out
 
 
 def _after_pause(words: list[Word], median: float, last_speech_end: float) -> None:

@@ -18,6 +18,7 @@ from itertools import accumulate, pairwise
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.timing.segment_words import words_per_segment
 from app.engine.timing.window_words import shown
 from app.engine.transcribe.speech_map import SPEECH_FRAME, SURE_PROB
 from app.engine.types import SAMPLE_RATE, Segment, Word
@@ -98,19 +99,12 @@ def count_words(segments: Sequence[Segment]) -> int:
 
 
 def first_word_starts(segments: Sequence[Segment], words: Sequence[Word]) -> list[float]:
-    """Where each of `segments` starts by its words (`words`: the window's shown segments' words
-    in order, with their tokens), handed out by token count as attach_words does; a segment
-    that shows no text, or that the words run out before, keeps its own start."""
-    starts, index = [], 0
-    for segment in segments:
-        start, taken = segment.start, 0
-        while shown(segment) and index < len(words) and taken < len(segment.tokens):
-            if taken == 0:
-                start = words[index].start
-            taken += max(1, len(words[index].tokens))
-            index += 1
-        starts.append(start)
-    return starts
+    """Where each of `segments` starts by its first word (`words`: the window's shown segments'
+    words in order, with their tokens, handed out as attach_words does); a segment that shows no
+    text, or gets no word, keeps its own start."""
+    kept = [s for s in segments if shown(s)]
+    first = {id(s): group[0].start for s, group in zip(kept, words_per_segment(kept, words), strict=True) if group}
+    return [first.get(id(s), s.start) for s in segments]
 
 
 def merged(segments: Sequence[Segment], starts: Sequence[float], fills: Sequence[Segment]) -> list[Segment]:
