@@ -54,11 +54,14 @@ FILES = [
 class PerFrame:
     """Silero without its batched method: `SpeechMap` falls back to one call per frame."""
 
-    def __init__(self) -> None:
-        self.model = SileroVadModel()
+    def __init__(self, model: SileroVadModel | None = None) -> None:
+        self.model = model or SileroVadModel()
 
     def __call__(self, frame: NDArray[np.float32]) -> float:
         return self.model(frame)
+
+    def fork(self) -> PerFrame:
+        return PerFrame(self.model.fork())
 
 
 def speech_map(audio: NDArray[np.float32], detector: SpeechDetector) -> tuple[SpeechMap, float]:

@@ -23,11 +23,14 @@ SPEECH2 = SHARED_SPEECH.parent / "speech2"
 class PerFrame:
     """Silero without its batched method: the speech map's per-frame fallback."""
 
-    def __init__(self) -> None:
-        self.model = SileroVadModel()
+    def __init__(self, model: SileroVadModel | None = None) -> None:
+        self.model = model or SileroVadModel()
 
     def __call__(self, frame: NDArray[np.float32]) -> float:
         return self.model(frame)
+
+    def fork(self) -> PerFrame:
+        return PerFrame(self.model.fork())
 
 
 def _espeak_joined() -> NDArray[np.float32]:

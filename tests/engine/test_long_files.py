@@ -95,9 +95,11 @@ def test_quiet_and_whispered_speech_in_a_long_silence_are_transcribed(engine, tm
         for detector in (SileroVadModel(), None):
             stream = open_file_stream(path)
             segments, _ = engine.transcribe(stream.chunks, GREEDY, duration_s=stream.duration_s, speech=detector)
-            texts.append([(round(s.start), s.text) for s in segments])
+            texts.append([(s.start, s.text) for s in segments])
         with_vad, without = texts
-        assert with_vad == without, label
+        assert [t for _, t in with_vad] == [t for _, t in without], label
+        # where a window starts after the skipped silence may differ by a fraction of a second
+        assert all(abs(a - b) < 1.0 for (a, _), (b, _) in zip(with_vad, without, strict=True)), label
         assert [t for start, t in with_vad if start >= 60], label  # the quiet clip was transcribed
         if label == espeak_clips()[0]["text"]:
             assert _found(label, [t for _, t in with_vad])

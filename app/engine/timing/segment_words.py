@@ -32,7 +32,7 @@ def attach_words(segments: Sequence[Segment], words: Sequence[Word], offset_s: f
     for segment, group in zip(segments, words_per_segment(segments, words), strict=True):
         mine = [Word(w.word, offset_s + w.start, offset_s + w.end, w.probability, list(w.tokens)) for w in group]
         if mine:
-            _after_pause(mine, median, context.last_speech_end)
+            fit_after_pause(mine, median, context.last_speech_end)
             _fit_segment_edges(segment, mine, median)
             context.last_speech_end = segment.end
         clamp_words(segment, mine, context.duration_s)
@@ -54,7 +54,7 @@ def words_per_segment(segments: Sequence[Segment], words: Sequence[Word]) -> lis
     return out
 
 
-def _after_pause(words: list[Word], median: float, last_speech_end: float) -> None:
+def fit_after_pause(words: list[Word], median: float, last_speech_end: float) -> None:
     """The first (and second) word after a pause longer than 4 medians, if too long, are cut to
     twice the median: their start otherwise sits in the silence."""
     max_duration = 2 * median

@@ -12,8 +12,9 @@ from numpy.typing import NDArray
 from app.engine.decoding.window_decoder import FallbackWindowDecoder, split_segments, stamp
 from app.engine.runtime.features import FRAMES_PER_SECOND, HOP_LENGTH
 from app.engine.runtime.whisper_runtime import CrossAttention, WhisperRuntime
+from app.engine.timing.segment_words import fit_after_pause
 from app.engine.timing.window_words import WindowWords, shown
-from app.engine.timing.word_timing import WindowWordAligner
+from app.engine.timing.word_timing import WindowWordAligner, median_word_duration
 from app.engine.transcribe.audio_stream import StreamedFeatures
 from app.engine.transcribe.speech_gaps import (
     MARGIN_S,
@@ -73,8 +74,8 @@ class GapFiller:
         first = window.start_frame * HOP_LENGTH // SPEECH_FRAME
         last = window.end_frame * HOP_LENGTH // SPEECH_FRAME
         probabilities = feats.speech.probabilities(first * SPEECH_FRAME, last * SPEECH_FRAME)
-        stretches = [s for s in sure_stretches(probabilities, first) if s.duration_s >= MIN_GAP_S]
-        if not stretches:
+        stretches = sure_stretches(probabilities, first)
+        if sum(s.duration_s for s in stretches) < MIN_GAP_S:
             return segments
         words, starts = self._words(window, segments, language)
         fills: list[Segment] = []
@@ -98,6 +99,8 @@ class GapFiller:
         found = self.aligner.align(window.cross, sot, text, window.n_frames, None, language, window.mel)
         offset = window.start_frame / FRAMES_PER_SECOND
         words = [Word(w.word, w.start + offset, w.end + offset, w.probability, list(w.tokens)) for w in found]
+        if words:  # as attach_words does: a long first word lies at its end, not over the pause
+            fit_after_pause(words, median_word_duration(words), offset)
         return words, first_word_starts(segments, words)
 
     def _decoded(

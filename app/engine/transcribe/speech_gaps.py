@@ -23,10 +23,15 @@ from app.engine.timing.window_words import shown
 from app.engine.transcribe.speech_map import SPEECH_FRAME, SURE_PROB
 from app.engine.types import SAMPLE_RATE, Segment, Word
 
+HOLD_PROB = SURE_PROB - 0.15
+"""Speech that reached `SURE_PROB` goes on while frames stay at or above this (the hysteresis of
+Silero's own speech timestamps): a whisper's probability swings across `SURE_PROB` word by word."""
 MIN_GAP_S = 1.0
 """A stretch shorter than this (a breath, a laugh, a word the detector alone hears) is left alone."""
 BRIDGE_S = 0.3
 """Sure-speech frames closer than this belong to one stretch (the pauses between words)."""
+JOIN_S = 1.0
+"""Passed-over stretches closer than this with no word between them are one."""
 MARGIN_S = 0.2
 """Audio kept either side of a stretch when it is decoded on its own (word edges the detector misses)."""
 MIN_FILL_LOGPROB = -1.0
@@ -53,29 +58,38 @@ class Stretch:
 
 def sure_stretches(probabilities: NDArray[np.float32], first_frame: int) -> list[Stretch]:
     """Stretches of sure speech in `probabilities` [n] float32 (one per 32 ms speech-map frame,
-    the first being frame `first_frame` of the file): frames at or above `SURE_PROB`, with gaps
-    under `BRIDGE_S` bridged."""
-    sure = np.flatnonzero(probabilities >= SURE_PROB)
-    if not sure.size:
+    the first being frame `first_frame` of the file): runs of frames at or above `HOLD_PROB`,
+    with gaps under `BRIDGE_S` bridged, that reach `SURE_PROB` somewhere."""
+    held = np.flatnonzero(probabilities >= HOLD_PROB)
+    if not held.size:
         return []
-    breaks = np.flatnonzero(np.diff(sure) * FRAME_S > BRIDGE_S)
-    starts = np.concatenate([sure[:1], sure[breaks + 1]])
-    ends = np.concatenate([sure[breaks], sure[-1:]]) + 1
+    breaks = np.flatnonzero(np.diff(held) * FRAME_S > BRIDGE_S)
+    starts = np.concatenate([held[:1], held[breaks + 1]])
+    ends = np.concatenate([held[breaks], held[-1:]]) + 1
     return [
         Stretch((first_frame + int(a)) * FRAME_S, (first_frame + int(b)) * FRAME_S)
         for a, b in zip(starts, ends, strict=True)
+        if float(probabilities[a:b].max()) >= SURE_PROB
     ]
 
 
 def passed_over(stretches: Sequence[Stretch], words: Sequence[Word]) -> list[Stretch]:
     """The stretches of at least `MIN_GAP_S` that hold the middle of none of `words` (times in
-    seconds from the start of the file)."""
+    seconds from the start of the file). Neighbours are joined where no word's middle lies
+    between them and they are under `JOIN_S` apart: a whisper's words are sure in pieces."""
     middles = np.array([(w.start + _heard_end(w, stretches)) / 2 for w in words], dtype=np.float64)
-    return [
-        s
-        for s in stretches
-        if s.duration_s >= MIN_GAP_S and int(((middles >= s.start_s) & (middles < s.end_s)).sum()) == 0
-    ]
+
+    def empty(start_s: float, end_s: float) -> bool:
+        return not bool(((middles >= start_s) & (middles < end_s)).any())
+
+    joined: list[Stretch] = []
+    for s in (s for s in stretches if empty(s.start_s, s.end_s)):
+        last = joined[-1] if joined else None
+        if last is not None and s.start_s - last.end_s < JOIN_S and empty(last.start_s, s.end_s):
+            joined[-1] = Stretch(last.start_s, s.end_s)
+        else:
+            joined.append(s)
+    return [s for s in joined if s.duration_s >= MIN_GAP_S]
 
 
 def _heard_end(word: Word, stretches: Sequence[Stretch]) -> float:

@@ -13,6 +13,7 @@ a window with little evidence is then kept only if Whisper's own no-speech proba
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -34,6 +35,12 @@ STRONG_NO_SPEECH = 0.4
 """Other windows are dropped above this no-speech probability with an avg log-prob below -1
 (Whisper's own rule uses 0.6; music read as "Thank you." at 0.47, -1.65)."""
 
+RESET_AFTER_FRAMES = 16
+"""After this many frames (0.5 s) of digital silence a fresh detector also scores what follows,
+and each frame gets the higher of its two probabilities. A loud sentence's state leaves the
+detector deaf to a whispered one after it (far lower than alone); a fresh state can be deaf too
+(a whisper that the state after speech hears), as the live segmenter also finds."""
+
 SPEECH_PAD_FRAMES = 100
 """After a stretch without speech, the next window starts 1 s (mel frames) before the speech."""
 
@@ -47,6 +54,15 @@ class SpeechDetector(Protocol):
 
     def __call__(self, frame: NDArray[np.float32]) -> float:
         """`frame` [512] float32 -> probability 0..1 that it holds speech."""
+        ...
+
+
+@runtime_checkable
+class ForkableSpeechDetector(SpeechDetector, Protocol):
+    """A detector that makes a twin with a fresh state (Silero's VAD)."""
+
+    def fork(self) -> SpeechDetector:
+        """A second detector of the same kind that has heard nothing yet."""
         ...
 
 
@@ -72,6 +88,8 @@ class SpeechMap:
         self.detector = detector
         self._probs = bytearray()  # prob * 255 per frame
         self._carry = np.zeros(0, dtype=np.float32)
+        self._gated_run = 0  # digital-silence frames at the end of what was fed so far
+        self._fresh: SpeechDetector | None = None  # the twin forked after the last pause
 
     @property
     def classified(self) -> int:
@@ -86,22 +104,30 @@ class SpeechMap:
         loud = np.sqrt(np.mean(np.square(frames, dtype=np.float64), axis=1)) >= SILENCE_RMS
         probs = loud.astype(np.float64)
         if self.detector is not None:  # the detector runs only where the gate lets sound through
-            self._detect(frames, np.flatnonzero(loud), probs)
+            for after_pause, part in self._takes(loud):
+                _detect(self.detector, frames, part, probs)
+                if after_pause and isinstance(self.detector, ForkableSpeechDetector):
+                    self._fresh = self.detector.fork()
+                if self._fresh is not None:
+                    fresh = np.zeros_like(probs)
+                    _detect(self._fresh, frames, part, fresh)
+                    probs[part] = np.maximum(probs[part], fresh[part])
         self._probs += np.round(np.clip(probs, 0.0, 1.0) * _SCALE).astype(np.uint8).tobytes()
         self._carry = np.array(buf[n * SPEECH_FRAME :], dtype=np.float32)
 
-    def _detect(self, frames: NDArray[np.float32], called: NDArray[np.intp], probs: NDArray[np.float64]) -> None:
-        """Score `frames[called]` ([n, 512] float32, in order) into `probs` [n_frames] float64.
-        The detector sees only the called frames, so each one's context is the previous called
-        frame, whichever path scores it."""
-        detector = self.detector
-        if isinstance(detector, BatchSpeechDetector):
-            for start in range(0, len(called), _DETECT_BLOCK):
-                part = called[start : start + _DETECT_BLOCK]
-                probs[part] = detector.probabilities(frames[part])
-        elif detector is not None:
-            for i in called:
-                probs[i] = detector(frames[i])
+    def _takes(self, loud: NDArray[np.bool_]) -> list[tuple[bool, NDArray[np.intp]]]:
+        """The frames of `loud` [n] bool to score, as indices split where at least
+        `RESET_AFTER_FRAMES` of digital silence come before them (also across calls), each with
+        whether it starts after such a pause."""
+        called = np.flatnonzero(loud)
+        # gated frames before each called frame, since the previous called one or the carried run
+        before = np.diff(np.concatenate([[-1 - self._gated_run], called])) - 1
+        self._gated_run = len(loud) - 1 - int(called[-1]) if called.size else self._gated_run + len(loud)
+        if not isinstance(self.detector, ForkableSpeechDetector):
+            return [(False, called)]
+        cuts = np.flatnonzero(before >= RESET_AFTER_FRAMES).tolist()
+        bounds = [0, *cuts, len(called)]
+        return [(a in cuts, called[a:b]) for a, b in pairwise(bounds) if b > a]
 
     def finish(self) -> None:
         """End of stream: the last partial frame is classified, zero-padded."""
@@ -139,3 +165,18 @@ class SpeechMap:
         """Speech probability [n_frames] float32 of the frames overlapping samples [start, stop)."""
         probs: NDArray[np.float32] = self._span(start, stop).astype(np.float32) / np.float32(_SCALE)
         return probs
+
+
+def _detect(
+    detector: SpeechDetector, frames: NDArray[np.float32], called: NDArray[np.intp], probs: NDArray[np.float64]
+) -> None:
+    """Score `frames[called]` ([n, 512] float32, in order) into `probs` [n_frames] float64. The
+    detector sees only the called frames, so each one's context is the previous called frame,
+    whichever path scores it."""
+    if isinstance(detector, BatchSpeechDetector):
+        for start in range(0, len(called), _DETECT_BLOCK):
+            part = called[start : start + _DETECT_BLOCK]
+            probs[part] = detector.probabilities(frames[part])
+    else:
+        for i in called:
+            probs[i] = detector(frames[i])
