@@ -18,7 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from app.archive.watch_claims import WatchClaims
-from app.controller.background import BackgroundCall
+from app.controller.background_batches import BackgroundBatches
 from app.controller.watch_outputs import transcript_folder, transcripts_written_since
 from app.settings.schema import WatchFolder
 
@@ -63,7 +63,7 @@ class ClaimAnswer:
     done: list[Path] = field(default_factory=list)
 
 
-class BackgroundClaims(QObject):
+class BackgroundClaims(BackgroundBatches[ClaimRequests]):
     """`answered(ClaimAnswer)` on the GUI thread for each batch that claimed files."""
 
     answered = Signal(object)
@@ -71,12 +71,6 @@ class BackgroundClaims(QObject):
     def __init__(self, stale_s: float, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.claims = WatchClaims(stale_s)
-        self._asked = ClaimRequests()  # gathered on the GUI thread
-        self._doing = ClaimRequests()  # read by the batch that runs
-        self._stopped = False
-        self._call = BackgroundCall(self._run_batch, self)
-        self._call.succeeded.connect(self._answered)
-        self._call.failed.connect(self._batch_failed)
 
     def take(self, files: dict[Path, ClaimAsk]) -> None:
         self._asked.take.update(files)
@@ -100,11 +94,8 @@ class BackgroundClaims(QObject):
         else:
             log.warning("the claims on watched files are left to go stale: the claim folder does not answer")
 
-    def _next(self) -> None:
-        if self._stopped or self._call.running or not self._asked:
-            return
-        self._doing, self._asked = self._asked, ClaimRequests()
-        self._call.start()
+    def _no_requests(self) -> ClaimRequests:
+        return ClaimRequests()
 
     def _run_batch(self) -> ClaimAnswer:
         work, answer = self._doing, ClaimAnswer()
@@ -136,12 +127,9 @@ class BackgroundClaims(QObject):
         # looked at again with those claimed elsewhere
         self._answered(ClaimAnswer(elsewhere=list(self._doing.take)))
 
-    def _answered(self, answer: object) -> None:
-        if self._stopped:
-            return  # stop() released what this batch took
+    def _deliver(self, answer: object) -> None:
         if isinstance(answer, ClaimAnswer) and (answer.taken or answer.elsewhere or answer.done):
             self.answered.emit(answer)
-        self._next()
 
 
 def _transcribed(media: Path, ask: ClaimAsk) -> bool:

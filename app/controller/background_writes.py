@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from app.controller.background import BackgroundCall
+from app.controller.background_batches import BackgroundBatches
 from app.controller.ports import FileTranscript, TranscriptExporter
 from app.controller.watch_outputs import WrittenFiles, write_transcript_files
 from app.settings.schema import WatchFolder
@@ -44,7 +44,7 @@ class WriteAnswer:
     result: WrittenFiles
 
 
-class BackgroundWrites(QObject):
+class BackgroundWrites(BackgroundBatches[list[WriteRequest]]):
     """`written(list[WriteAnswer])` on the GUI thread for each batch."""
 
     written = Signal(object)
@@ -52,12 +52,6 @@ class BackgroundWrites(QObject):
     def __init__(self, exporter: TranscriptExporter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.exporter = exporter
-        self._asked: list[WriteRequest] = []  # gathered on the GUI thread
-        self._doing: list[WriteRequest] = []  # read by the batch that runs
-        self._stopped = False
-        self._call = BackgroundCall(self._run_batch, self)
-        self._call.succeeded.connect(self._answered)
-        self._call.failed.connect(self._batch_failed)
 
     def write(self, request: WriteRequest) -> None:
         self._asked.append(request)
@@ -76,11 +70,8 @@ class BackgroundWrites(QObject):
         log.warning("transcript files of watched files are left unwritten: their folder does not answer")
         return False
 
-    def _next(self) -> None:
-        if self._stopped or self._call.running or not self._asked:
-            return
-        self._doing, self._asked = self._asked, []
-        self._call.start()
+    def _no_requests(self) -> list[WriteRequest]:
+        return []
 
     def _run_batch(self) -> list[WriteAnswer]:
         return [WriteAnswer(request.media, self._write(request)) for request in self._doing]
@@ -98,12 +89,9 @@ class BackgroundWrites(QObject):
     def _batch_failed(self, message: str) -> None:
         self._answered([WriteAnswer(request.media, _not_written(request.media, message)) for request in self._doing])
 
-    def _answered(self, answers: object) -> None:
-        if self._stopped:
-            return  # at quit: the claims are released all at once
+    def _deliver(self, answers: object) -> None:
         if isinstance(answers, list) and answers:
             self.written.emit(answers)
-        self._next()
 
 
 def _not_written(media: Path, message: str) -> WrittenFiles:
