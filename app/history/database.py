@@ -48,8 +48,18 @@ def is_busy(exc: sqlite3.Error) -> bool:
 
 
 def open_database(path: Path) -> tuple[sqlite3.Connection, str | None]:
-    """The connection, and a user-facing sentence when a damaged file was replaced."""
-    private_dir(path.parent)
+    """The connection, and a user-facing sentence when a damaged file was replaced, or when the
+    history's folder cannot be made (a file in its place, no room, no permission): then the
+    history lives in memory for this session."""
+    try:
+        private_dir(path.parent)
+    except OSError as exc:
+        log.exception("The history's folder %s cannot be made; the history is kept in memory", path.parent)
+        notice = (
+            f"The history cannot be saved: its folder {path.parent} cannot be made ({exc.strerror or exc}). "
+            "This session's transcripts stay in the History until you quit."
+        )
+        return sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None), notice
     if path.is_file() and not os.access(path, os.R_OK | os.W_OK):  # SQLite: "unable to open database file"
         log.error("The history database %s may not be read or written by this user; starting a new one", path)
         backup = _keep_aside(path, "unreadable")

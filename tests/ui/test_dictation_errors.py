@@ -149,3 +149,27 @@ def test_a_damaged_history_file_still_opens_the_window_with_a_notice(qtbot, app_
     assert "history could not be read" in window.notice.label.text()
     assert list(db.parent.glob("history.sqlite3.corrupt-*"))
     assert window.history_panel.list.count() == 0
+
+
+def test_a_history_folder_that_cannot_be_made_keeps_the_session_in_memory(qtbot, app_dirs: Path) -> None:
+    """$EARSHOT_DATA_DIR (or the data folder) with a file in its place: the window opens with a
+    notice that names the folder, and a dictation is in the History until the app quits (the
+    app stopped at start with a traceback before)."""
+    in_the_way = app_dirs / "data"
+    in_the_way.write_text("not a folder")
+    from app.composition import build_parts
+    from test_dictation_window import dictate
+
+    parts: AppParts = build_parts(app_dirs / "config" / "settings.toml", in_the_way / "history.sqlite3")
+    window = open_window(qtbot, parts)
+    assert window.notice.isVisible()
+    assert "history cannot be saved" in window.notice.label.text() and str(in_the_way) in window.notice.label.text()
+    wait_model_ready(qtbot, window)
+    dictate(qtbot, window, DATA / "espeak_meeting.wav")
+    dictation = window.controller.dictation
+    qtbot.waitUntil(lambda: dictation.state == RecordState.IDLE and window.transcript.committed_text.strip() != "",
+                    timeout=120_000)
+    qtbot.waitUntil(lambda: window.history_panel.list.count() == 1, timeout=10_000)
+    [entry] = window.controller.history.search()
+    assert entry.text.strip() == window.transcript.committed_text.strip()
+    assert in_the_way.read_text() == "not a folder"
