@@ -157,8 +157,9 @@ def test_a_history_folder_that_cannot_be_made_keeps_the_session_in_memory(qtbot,
     app stopped at start with a traceback before)."""
     in_the_way = app_dirs / "data"
     in_the_way.write_text("not a folder")
-    from app.composition import build_parts
     from test_dictation_window import dictate
+
+    from app.composition import build_parts
 
     parts: AppParts = build_parts(app_dirs / "config" / "settings.toml", in_the_way / "history.sqlite3")
     window = open_window(qtbot, parts)
