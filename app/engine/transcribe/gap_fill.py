@@ -75,8 +75,8 @@ class GapFiller:
         last = window.end_frame * HOP_LENGTH // SPEECH_FRAME
         probabilities = feats.speech.probabilities(first * SPEECH_FRAME, last * SPEECH_FRAME)
         stretches = sure_stretches(probabilities, first)
-        if sum(s.duration_s for s in stretches) < MIN_GAP_S:
-            return segments
+        if not stretches or stretches[-1].end_s - stretches[0].start_s < MIN_GAP_S:
+            return segments  # no stretch, joined or not, is long enough: no alignment pass
         words, starts = self._words(window, segments, language)
         fills: list[Segment] = []
         for gap in passed_over(stretches, words):
