@@ -23,9 +23,14 @@ class EntryAudio:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def path_for(self, entry_id: int) -> Path:
-        """The file a session writes its audio to (the folder is made private first)."""
-        private_dir(self.folder)
+    def path_for(self, entry_id: int) -> Path | None:
+        """The file a session writes its audio to (the folder is made private first); None when
+        the folder cannot be made (the dictation then goes on without keeping its audio)."""
+        try:
+            private_dir(self.folder)
+        except OSError:
+            log.exception("The dictation audio folder %s cannot be made; the audio is not kept", self.folder)
+            return None
         return self.folder / f"entry-{entry_id}.wav"
 
     def kept(self, entry_id: int) -> Path | None:

@@ -4,6 +4,7 @@ worker and tiny.en; the committed espeak clips are the speech."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import time
@@ -166,6 +167,9 @@ def test_a_history_folder_that_cannot_be_made_keeps_the_session_in_memory(qtbot,
     assert window.notice.isVisible()
     assert "history cannot be saved" in window.notice.label.text() and str(in_the_way) in window.notice.label.text()
     wait_model_ready(qtbot, window)
+    settings = copy.deepcopy(window.controller.settings)
+    settings.dictation.keep_audio = True  # its folder cannot be made either: the dictation goes on
+    window.controller.apply_settings(settings)
     dictate(qtbot, window, DATA / "espeak_meeting.wav")
     dictation = window.controller.dictation
     qtbot.waitUntil(lambda: dictation.state == RecordState.IDLE and window.transcript.committed_text.strip() != "",
