@@ -99,7 +99,7 @@ class GapFiller:
         found = self.aligner.align(window.cross, sot, text, window.n_frames, None, language, window.mel)
         offset = window.start_frame / FRAMES_PER_SECOND
         words = [Word(w.word, w.start + offset, w.end + offset, w.probability, list(w.tokens)) for w in found]
-        if words:  # as attach_words does: a long first word lies at its end, not over the pause
+        if words:  # attach_words' rule for a segment's first word, on the window's: a long one lies at its end
             fit_after_pause(words, median_word_duration(words), offset)
         return words, first_word_starts(segments, words)
 
