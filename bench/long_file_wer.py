@@ -1,7 +1,7 @@
 """Long-file WER of the shared English clips joined in several orders, against the same clips
 transcribed alone: a long file must lose and repeat no phrase.
 
-    python bench/long_file_wer.py                         # speech and speech2, fp32 beam 5, all orders
+    python bench/long_file_wer.py                         # speech, speech2, robustness; fp32 beam 5, all orders
     python bench/long_file_wer.py --set speech --precision int8 --beam-size 1 --orders forward+reverse
 
 Each clip of at most 30 s is followed by 1 s of silence (tests/joined_clips.py builds the files).
@@ -28,7 +28,7 @@ from app.engine.transcribe.whisper_engine import WhisperEngine  # noqa: E402
 from app.engine.types import DecodeOptions, Precision  # noqa: E402
 from app.engine.wer import word_error_rate  # noqa: E402
 
-SETS = {"speech": REPO.parent / "shared" / "data" / "speech", "speech2": REPO.parent / "shared" / "data" / "speech2"}
+SETS = {name: REPO.parent / "shared" / "data" / name for name in ("speech", "speech2", "robustness")}
 
 
 def _text(engine: WhisperEngine, audio: np.ndarray, options: DecodeOptions, vad: bool) -> str:
