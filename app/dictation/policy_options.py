@@ -81,6 +81,9 @@ class PolicyOptions:
     `rest_after_s`: when the words of an utterance's final decode end this long (s) before the
     utterance does, and the voice detector heard speech there, that rest is decoded on its own
     (rest_decode.py: Whisper can stop writing before the audio ends); 0 turns it off.
+    `rest_after_sentence_s`: the same where those words end a sentence (. ? !), only once the
+    rest is this long (s): a sound after a finished sentence is often one Whisper chose not to
+    write (laughter), a sentence of its own lasts longer; 0 never.
     `final_beam_size`: the beam of the decode that ends an utterance (the worker's decode up to
     the end of speech, whose words `finish` commits without waiting for a second hypothesis to
     agree); 1 = greedy like the other decodes. Every other decode stays greedy: it only proposes
@@ -110,6 +113,7 @@ class PolicyOptions:
     sentence_pause_s: float = 0.8
     final_beam_size: int = 1
     rest_after_s: float = 1.0
+    rest_after_sentence_s: float = 2.0
     bridge_s: float = 3.0
     headroom_beam_size: int = 1
     headroom_prompt_tokens: int = 0
@@ -127,6 +131,7 @@ class PolicyOptions:
             "unjoin_min_pause_s",
             "unjoin_continuing_s",
             "rest_after_s",
+            "rest_after_sentence_s",
             "bridge_s",
         )
         negative = [name for name in seconds if getattr(self, name) < 0]

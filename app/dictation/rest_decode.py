@@ -6,7 +6,8 @@ decode after decode, while the speaker goes on for seconds: without a decode of 
 rest is never committed. The file transcriber decodes speech after a window's last segment
 again for the same reason (batched.py).
 When the final decode's words stop mid-sentence `rest_after_s` or more before the utterance
-ends and the voice detector heard speech there, the rest is decoded as a window of its own,
+ends (after a finished sentence: `rest_after_sentence_s`, longer) and the voice detector heard
+speech there, the rest is decoded as a window of its own,
 judged by the same guards and kept only if its words' mean probability reaches
 `min_word_probability` (words without a measured probability count as 1); a first word that
 repeats the last word heard is skipped (attention places a word's end a little early).
@@ -43,15 +44,19 @@ def decode_rest(
 ) -> list[HypothesisWord]:
     """Words (absolute times, s) of the speech in [end of `heard`, `end`) (16 kHz sample
     indices) when the words of the utterance's final decode, `heard`, stop
-    `options.rest_after_s` or more before `end`; [] when they do not, the detector heard no
-    speech there, or the guards reject it."""
-    # after a finished sentence (. ? !, not an ellipsis) what follows is something Whisper chose
-    # not to write: laughter after a finished sentence, decoded alone, comes out as "Ha ha." at a
-    # good probability, where offline and every decode of the whole window write nothing
-    if not heard or options.rest_after_s <= 0 or ends_sentence(heard[-1].text.rstrip()):
+    `options.rest_after_s` (after a finished sentence `options.rest_after_sentence_s`) or more
+    before `end`; [] when they do not, the detector heard no speech there, or the guards reject
+    it."""
+    if not heard:
         return []
+    # after a finished sentence (. ? !, not an ellipsis) a short rest is something Whisper chose
+    # not to write: laughter after a finished sentence, decoded alone, comes out as "Ha ha." at a
+    # good probability, where offline and every decode of the whole window write nothing; a
+    # whole sentence in noise after it is something the joined window stopped short of
+    after_sentence = ends_sentence(heard[-1].text.rstrip())
+    wait_s = options.rest_after_sentence_s if after_sentence else options.rest_after_s
     start = min(end, round(heard[-1].end * SAMPLE_RATE))
-    if end - start < options.rest_after_s * SAMPLE_RATE:
+    if wait_s <= 0 or end - start < wait_s * SAMPLE_RATE:
         return []
     share = speech_ratio(start, end)
     if share < MIN_REST_SPEECH:

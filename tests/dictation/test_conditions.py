@@ -106,3 +106,33 @@ def test_a_cough_and_a_real_noise_recording_commit_nothing(engine) -> None:  # t
     noise = read_wav(ROBUST / "noise" / "sb_noise5.wav")
     for name, clip in (("cough", cough), ("sb_noise5", noise)):
         assert replay(engine, clip).committed == "", name
+
+
+@pytest.mark.skipif(not ROBUST.is_dir(), reason="../shared/data/robustness is not present")
+@pytest.mark.shared
+def test_a_sentence_in_0_db_noise_right_after_a_finished_one_is_committed(engine) -> None:  # type: ignore[no-untyped-def]
+    """Two sentences in 0 dB noise 0.35 s apart, too close for the voice detector to split them:
+    the window over both wrote the first ("... in the exhibition."), decode after decode, and
+    stopped, so the second was never committed (robustness's continuous session lost it so).
+    The speech after the finished sentence is decoded on its own (rest_decode.py)."""
+    speech = REPO_ROOT.parent / "shared" / "data" / "speech"
+    first = mix_at_snr(
+        read_wav(speech / "en_ljspeech_LJ001-0001.wav"), read_wav(ROBUST / "noise" / "sb_noise2.wav"), 0.0, seed=17
+    )
+    second = mix_at_snr(
+        read_wav(speech / "en_timit_ldc93s1.wav"), read_wav(ROBUST / "noise" / "sb_noise3.wav"), 0.0, seed=17
+    )
+    played = np.concatenate(
+        [
+            np.zeros(RATE, np.float32),
+            first,
+            np.zeros(int(0.35 * RATE), np.float32),
+            second,
+            np.zeros(int(1.5 * RATE), np.float32),
+        ]
+    )
+    offline = normalize(offline_text(engine, second))
+    live = normalize(replay(engine, played).committed)
+    assert live.startswith("printing in the only sense"), live
+    tail = live.split("exhibition", 1)[-1]
+    assert word_error_rate([offline], [tail]) <= 25.0, (tail, offline)

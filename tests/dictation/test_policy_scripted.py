@@ -525,20 +525,41 @@ def test_no_rest_is_decoded_where_the_voice_detector_heard_none() -> None:
     assert join_words(policy.committed) == " We're just saying some words and"
 
 
-def test_a_rest_after_a_finished_sentence_or_an_unsure_one_is_not_committed() -> None:
-    """Laughter after "Montreal. Forced. A liner." decoded alone as "Ha ha.": after a finished
-    sentence the rest is not decoded at all; after an unfinished one, a rest the decoder is
-    unsure of (mean word probability under 0.5) is not committed."""
-    laugh = [(0.0, 2.0, " Ha ha.", [(" Ha", 0.2, 0.8, 0.2), (" ha.", 0.8, 1.5, 0.3)])]
+def test_a_short_rest_after_a_finished_sentence_or_an_unsure_one_is_not_committed() -> None:
+    """Laughter (1.3 s) after "Montreal. Forced. A liner." decoded alone as "Ha ha.": after a
+    finished sentence a rest under `rest_after_sentence_s` (2 s) is not decoded at all; after an
+    unfinished one, a rest the decoder is unsure of (mean word probability under 0.5) is not
+    committed."""
+    laugh = [(0.0, 1.5, " Ha ha.", [(" Ha", 0.2, 0.8, 0.2), (" ha.", 0.8, 1.5, 0.3)])]
     for text, rest_decoded in ((" A liner.", False), (" A liner", True)):
         said = [(0.0, 3.0, text, [(" A", 2.0, 2.3, 0.9), (" liner", 2.3, 3.0, 0.9)])]
         policy, decoder = make_policy([said, said, said, laugh])
         policy.begin(0)
         policy.decode(s(3.0))
         policy.decode(s(4.0))
-        policy.finish(s(5.0))
-        assert decoder.windows_s == [3.0, 4.0, 5.0, *([2.0] if rest_decoded else [])]
+        policy.finish(s(4.5))
+        assert decoder.windows_s == [3.0, 4.0, 4.5, *([1.5] if rest_decoded else [])]
         assert join_words(policy.committed) == " A liner"
+
+
+def test_a_sentence_after_a_finished_one_that_the_window_left_out_is_committed() -> None:
+    """Two sentences in 0 dB noise 0.35 s apart are one utterance to the voice detector; the
+    window over both writes the first and stops, decode after decode (robustness's continuous
+    session). The 3.5 s after the finished sentence are decoded on their own."""
+    said = [(0.0, 5.0, " In the exhibition.", [(" In", 3.0, 3.5, 0.9), (" the", 3.5, 4.0, 0.9),
+                                               (" exhibition.", 4.0, 5.0, 0.9)])]
+    rest = [(0.0, 3.5, " She had your dark suit.", [(" She", 0.2, 0.5, 0.8), (" had", 0.5, 0.8, 0.7),
+                                                   (" your", 0.8, 1.1, 0.6), (" dark", 1.1, 1.6, 0.5),
+                                                   (" suit.", 1.6, 2.5, 0.6)])]
+    policy, decoder = make_policy([said, said, said, rest])
+    policy.begin(0)
+    policy.decode(s(7.0))
+    policy.decode(s(8.0))
+    update = policy.finish(s(8.5))
+    assert decoder.windows_s == [7.0, 8.0, 8.5, 3.5]
+    assert join_words(update.committed).endswith(" She had your dark suit")
+    policy.flush()  # the session ends: the held mark after the last word
+    assert join_words(policy.committed) == " In the exhibition. She had your dark suit."
 
 
 # ---------------------------------------------------------------- beam and prompt with headroom
