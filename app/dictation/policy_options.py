@@ -80,7 +80,8 @@ class PolicyOptions:
     not a sentence end); 0 lets the pause and the fresh window's capital decide.
     `rest_after_s`: when the words of an utterance's final decode end this long (s) before the
     utterance does, and the voice detector heard speech there, that rest is decoded on its own
-    (rest_decode.py: Whisper can stop writing before the audio ends); 0 turns it off.
+    (rest_decode.py: Whisper can stop writing before the audio ends); 0 turns it off (also
+    after a sentence).
     `rest_after_sentence_s`: the same where those words end a sentence (. ? !), only once the
     rest is this long (s): a sound after a finished sentence is often one Whisper chose not to
     write (laughter), a sentence of its own lasts longer; 0 never.

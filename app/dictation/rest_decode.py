@@ -47,7 +47,7 @@ def decode_rest(
     `options.rest_after_s` (after a finished sentence `options.rest_after_sentence_s`) or more
     before `end`; [] when they do not, the detector heard no speech there, or the guards reject
     it."""
-    if not heard:
+    if not heard or options.rest_after_s <= 0:
         return []
     # after a finished sentence (. ? !, not an ellipsis) a short rest is something Whisper chose
     # not to write: laughter after a finished sentence, decoded alone, comes out as "Ha ha." at a

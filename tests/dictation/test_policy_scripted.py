@@ -560,6 +560,13 @@ def test_a_sentence_after_a_finished_one_that_the_window_left_out_is_committed()
     assert join_words(update.committed).endswith(" She had your dark suit")
     policy.flush()  # the session ends: the held mark after the last word
     assert join_words(policy.committed) == " In the exhibition. She had your dark suit."
+    for off in ({"rest_after_sentence_s": 0.0}, {"rest_after_s": 0.0}):
+        policy, decoder = make_policy([said, said, said, rest], **off)
+        policy.begin(0)
+        policy.decode(s(7.0))
+        policy.decode(s(8.0))
+        policy.finish(s(8.5))
+        assert decoder.windows_s == [7.0, 8.0, 8.5], off
 
 
 # ---------------------------------------------------------------- beam and prompt with headroom
