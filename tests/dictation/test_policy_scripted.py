@@ -16,7 +16,7 @@ import pytest
 
 from app.dictation.commit_rule import CommitRule, Hold
 from app.dictation.decode_quality import DecodeMode, QualitySwitch
-from app.dictation.policy import PolicyOptions, StreamingPolicy
+from app.dictation.policy import PolicyOptions, PolicyUpdate, StreamingPolicy
 from app.dictation.text import join_words
 from app.engine.types import CancelToken, DecodeOptions, Segment, WindowResult, Word
 
@@ -551,21 +551,21 @@ def test_a_sentence_after_a_finished_one_that_the_window_left_out_is_committed()
     rest = [(0.0, 3.5, " She had your dark suit.", [(" She", 0.2, 0.5, 0.8), (" had", 0.5, 0.8, 0.7),
                                                    (" your", 0.8, 1.1, 0.6), (" dark", 1.1, 1.6, 0.5),
                                                    (" suit.", 1.6, 2.5, 0.6)])]
-    policy, decoder = make_policy([said, said, said, rest])
-    policy.begin(0)
-    policy.decode(s(7.0))
-    policy.decode(s(8.0))
-    update = policy.finish(s(8.5))
+
+    def utterance(**options: object) -> tuple[StreamingPolicy, ScriptedDecoder, PolicyUpdate]:
+        policy, decoder = make_policy([said, said, said, rest], **options)
+        policy.begin(0)
+        policy.decode(s(7.0))
+        policy.decode(s(8.0))
+        return policy, decoder, policy.finish(s(8.5))
+
+    policy, decoder, update = utterance()
     assert decoder.windows_s == [7.0, 8.0, 8.5, 3.5]
     assert join_words(update.committed).endswith(" She had your dark suit")
     policy.flush()  # the session ends: the held mark after the last word
     assert join_words(policy.committed) == " In the exhibition. She had your dark suit."
     for off in ({"rest_after_sentence_s": 0.0}, {"rest_after_s": 0.0}):
-        policy, decoder = make_policy([said, said, said, rest], **off)
-        policy.begin(0)
-        policy.decode(s(7.0))
-        policy.decode(s(8.0))
-        policy.finish(s(8.5))
+        _, decoder, _ = utterance(**off)
         assert decoder.windows_s == [7.0, 8.0, 8.5], off
 
 
