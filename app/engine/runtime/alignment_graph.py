@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import onnxruntime as ort
 
 from app.engine.convert.layout import cross_weights_name
+from app.engine.runtime import onnx_wire as wire
 from app.engine.runtime.ort_sessions import SessionConfig, create_session_from_bytes
 
 ALIGNMENT_OUTPUT = "alignment_weights"
+_FLOAT = 1  # TensorProto.FLOAT
 
 
 def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
@@ -36,47 +36,36 @@ def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
 
 
 def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) -> bytes:
-    """The serialized decoder with the `alignment_weights` output added (onnx imported only here).
+    """The serialized decoder with the `alignment_weights` output added: the file's bytes and a
+    graph extension after them (onnx_wire.py), so the file is neither parsed nor rewritten here.
     Weights kept in a side file (decoders over protobuf's 2 GiB) stay there, referenced, not loaded."""
-    import onnx
-
-    model = onnx.load(str(decoder_path), load_external_data=False)
-    _add_alignment_output(model, heads)
-    data: bytes = model.SerializeToString()
-    return data
+    return decoder_path.read_bytes() + alignment_extension(heads)
 
 
-def _add_alignment_output(model: Any, heads: Sequence[tuple[int, int]]) -> None:
-    from onnx import TensorProto, helper, numpy_helper
-
-    graph = model.graph
+def alignment_extension(heads: Sequence[tuple[int, int]]) -> bytes:
+    """The nodes, constants and output that gather the alignment heads' cross-attention weights
+    (`cross_weights_{layer}`, [audio_batch, heads, queries, 1500] per layer) into `alignment_weights`."""
     constants = {"align_a": [len(heads)], "align_minus1": [-1]}
-    parts = []
+    parts, nodes = [], []
     for layer, layer_heads in heads_by_layer(heads).items():
         constants[f"align_heads_{layer}"] = layer_heads
         parts.append(f"align_part_{layer}")
-        graph.node.append(
-            helper.make_node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"], [parts[-1]], axis=1)
-        )
-    for name, values in constants.items():
-        graph.initializer.append(numpy_helper.from_array(np.array(values, dtype=np.int64), name))
-    graph.node.extend(_to_rows(parts, helper, TensorProto.FLOAT))
-    graph.output.append(
-        helper.make_tensor_value_info(
-            ALIGNMENT_OUTPUT, TensorProto.FLOAT, ["batch", len(heads), "n_tokens", "n_frames"]
-        )
-    )
+        nodes.append(wire.node("Gather", [cross_weights_name(layer), f"align_heads_{layer}"], [parts[-1]], axis=1))
+    nodes += _to_rows(parts)
+    initializers = [wire.int64_tensor(name, values) for name, values in constants.items()]
+    output = wire.tensor_output(ALIGNMENT_OUTPUT, _FLOAT, ["batch", len(heads), "n_tokens", "n_frames"])
+    return wire.graph_extension(nodes, initializers, [output])
 
 
-def _to_rows(parts: list[str], helper: Any, float_type: int) -> list[Any]:
+def _to_rows(parts: list[str]) -> list[bytes]:
     """Nodes: per-layer [audio_batch, heads_l, queries, F] -> `alignment_weights` [batch, A, n_tokens, F].
 
     queries = rows_per_audio * n_tokens (rows sharing an audio are attended as one sequence):
     split them and move the rows next to the audio batch."""
-    node = helper.make_node
+    node = wire.node
     return [
         node("Concat", parts, ["align_grouped"], axis=1),
-        node("Cast", ["align_grouped"], ["align_float"], to=float_type),
+        node("Cast", ["align_grouped"], ["align_float"], to=_FLOAT),
         node("Shape", ["tokens"], ["align_n_tokens"], start=1, end=2),
         node("Shape", ["align_float"], ["align_frames"], start=3, end=4),
         node("Shape", ["align_float"], ["align_audio"], start=0, end=1),
