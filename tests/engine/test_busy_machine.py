@@ -87,6 +87,32 @@ def test_readings_closer_than_the_check_interval_change_nothing(monkeypatch: pyt
     assert choice.others_cores == pytest.approx(2.0)
 
 
+@pytest.mark.parametrize(("others", "span_s", "first"), [(1.0, 0.5, False), (0.1, 0.5, True), (1.0, 0.1, True)])
+def test_the_first_answer_comes_from_the_span_since_start_up(
+    monkeypatch: pytest.MonkeyPatch, others: float, span_s: float, first: bool
+) -> None:
+    """Imports and the model's load beside a busy program: the first sessions already sleep;
+    a span too short to tell leaves them spinning."""
+    monkeypatch.setattr(cpu_load, "_IMPORTED", _Reading(0.0, 0.0, 0.0))
+    monkeypatch.setattr(cpu_load, "_read", lambda: _Reading(span_s, (others + 1.0) * span_s, 1.0 * span_s))
+    assert SpinChoice().current is first
+
+
+def test_an_engine_loaded_beside_a_busy_program_starts_with_sleeping_threads() -> None:
+    script = (
+        "import time\n"
+        "from app.engine.runtime import cpu_load\n"
+        "time.sleep(0.5)\n"  # the imports and the load of a bigger model, beside the busy core
+        "from app.engine.models.loader import load_engine\n"
+        "print(load_engine().runtime._session_config.spinning)\n"
+    )
+    with busy_core():
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                              cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == "False"
+
+
 class Answers:
     """A spin choice that says what it is told (the runtime's switch, on any machine load)."""
 
@@ -109,10 +135,10 @@ def test_a_transcription_keeps_its_text_when_its_threads_switch() -> None:
         return " ".join(s.text for s in engine.transcribe(audio, DecodeOptions(beam_size=1, word_timestamps=True))[0])
 
     before = text()
-    first_encoder = runtime.encoder
-    runtime._spin_choice = Answers(False)  # type: ignore[assignment]
+    first_encoder, started_spinning = runtime.encoder, runtime._session_config.spinning  # as the load decided
+    runtime._spin_choice = Answers(not started_spinning)  # type: ignore[assignment]
     assert text() == before
-    assert runtime._session_config.spinning is False and runtime.encoder is not first_encoder
-    runtime._spin_choice = Answers(True)  # type: ignore[assignment]
-    assert text() == before and runtime._session_config.spinning is True
+    assert runtime._session_config.spinning is not started_spinning and runtime.encoder is not first_encoder
+    runtime._spin_choice = Answers(started_spinning)  # type: ignore[assignment]
+    assert text() == before and runtime._session_config.spinning is started_spinning
     assert runtime.encoder is first_encoder  # kept: switching back builds nothing

@@ -47,11 +47,29 @@ def _read() -> _Reading | None:
     )
 
 
+def _others_cores(before: _Reading, after: _Reading) -> float:
+    """Cores that other programs kept busy, on average, between two readings."""
+    span = after.wall_s - before.wall_s
+    # the process's own time and the machine's come from two clocks: near idle the
+    # difference can fall a little under 0
+    return max(0.0, ((after.busy_s - before.busy_s) - (after.own_s - before.own_s)) / span)
+
+
+_IMPORTED = _read()
+"""The reading taken when this module is imported: the span until the first `SpinChoice` (the
+imports after it, the model's load) is the first measure of what other programs use."""
+FIRST_SPAN_S = 0.2
+"""The shortest span since `_IMPORTED` that decides the first answer."""
+
+
 class SpinChoice:
     """Whether worker threads should spin now: `spinning()` is cheap enough to call per window.
 
-    The answer changes only when two readings in a row agree on the new one (a short burst of
-    another program is not worth a switch: the first one builds the other kind's sessions).
+    The first answer comes from the span since this module was imported, when it is long enough
+    (`FIRST_SPAN_S`): the first sessions are built of the right kind, and a run started beside
+    another program does not spin through its first windows. Later the answer changes only when
+    two readings in a row agree on the new one (a short burst of another program is not worth a
+    switch: the first one builds the other kind's sessions).
     """
 
     def __init__(self, busy_cores: float = BUSY_CORES, every_s: float = CHECK_EVERY_S) -> None:
@@ -60,6 +78,14 @@ class SpinChoice:
         self._spinning = True
         self._votes = 0  # readings in a row that disagree with `_spinning`
         self.others_cores: float | None = None  # cores other programs used over the last span
+        if _IMPORTED is not None and self._last is not None and self._last.wall_s - _IMPORTED.wall_s >= FIRST_SPAN_S:
+            self.others_cores = _others_cores(_IMPORTED, self._last)
+            self._spinning = self.others_cores < busy_cores
+
+    @property
+    def current(self) -> bool:
+        """The answer now, without a new reading."""
+        return self._spinning
 
     def spinning(self) -> bool:
         if self._last is None or time.monotonic() - self._last.wall_s < self.every_s:
@@ -67,10 +93,7 @@ class SpinChoice:
         now = _read()
         if now is None or now.wall_s - self._last.wall_s < self.every_s:
             return self._spinning
-        span = now.wall_s - self._last.wall_s
-        # the process's own time and the machine's come from two clocks: near idle the
-        # difference can fall a little under 0
-        others = max(0.0, ((now.busy_s - self._last.busy_s) - (now.own_s - self._last.own_s)) / span)
+        others = _others_cores(self._last, now)
         self._last, self.others_cores = now, others
         if (others < self.busy_cores) == self._spinning:
             self._votes = 0

@@ -59,7 +59,17 @@ class WhisperRuntime:
         for name in (ENCODER_FILE, DECODER_FILE, TOKENIZER_FILE):
             if not (model_dir / name).is_file():
                 raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
+        # threads spin only while other programs leave the cores free (see cpu_load.py); the
+        # first sessions are built of the kind the load since start-up asks for
+        follow_load = config.spinning is None
+        self._spin_choice = SpinChoice() if follow_load else None
+        if self._spin_choice is not None and config.provider.lower() == "cpu":
+            config = dataclasses.replace(config, spinning=self._spin_choice.current)
+            if not config.spinning:
+                log.info("worker threads sleep: other programs use %.1f cores", self._spin_choice.others_cores or 0.0)
         parsed = self._open_sessions(model_dir, config)
+        if self.provider != "cpu":
+            self._spin_choice = None
         meta = self.decoder.get_modelmeta().custom_metadata_map
         if METADATA_KEY not in meta:
             raise ModelFormatError(f"{model_dir / DECODER_FILE} has no Earshot model metadata")
@@ -69,8 +79,6 @@ class WhisperRuntime:
         self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
         self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
         self._session_config = SessionConfig(self.provider, config.threads, config.spinning is not False)
-        # threads spin only while other programs leave the cores free (see cpu_load.py)
-        self._spin_choice = SpinChoice() if config.spinning is None and self.provider == "cpu" else None
         self._aligners: dict[bool, ort.InferenceSession] = {}  # per spinning, built on first use
         # the sessions of each kind of threads, kept once built: the load comes and goes
         self._sessions = {self._session_config.spinning: (self.encoder, self.decoder)}
