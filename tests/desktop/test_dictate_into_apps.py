@@ -144,8 +144,11 @@ def dictate_holding_the_hotkey(app: EarshotApp, receiver: Receiver, clip: Path) 
 
 
 def assert_dictated(text: str) -> None:
-    assert text.strip(), "nothing arrived"
-    assert word_error_rate([CLIP["text"]], [text]) <= MAX_WER, f"{text!r} is not {CLIP['text']!r}"
+    log = Path(os.environ["EARSHOT_LOG_DIR"]) / "earshot.log"  # every app of the session logs there
+    tail = log.read_text(errors="replace")[-3000:] if log.is_file() else "(no log)"
+    assert text.strip(), f"nothing arrived; the log ends:\n{tail}"
+    wer = word_error_rate([CLIP["text"]], [text])
+    assert wer <= MAX_WER, f"{text!r} is not {CLIP['text']!r}; the log ends:\n{tail}"
 
 
 def test_hotkey_dictation_is_typed_into_a_qt_window(

@@ -13,6 +13,7 @@ A spoken command that takes text back ("scratch that") is applied with backspace
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +24,8 @@ from app.controller.desktop.clipboard_paste import ClipboardPaster
 from app.desktop.typing import OutputMode, OutputWorker, TakeBackRefusal, TypedRecord, focused_window_id
 from app.dictation.postprocess import PostProcessOptions
 from app.dictation.voice_edits import CommandEvent
+
+log = logging.getLogger(__name__)
 
 FOCUS_POLL_MS = 250
 """How often the focus is checked while typed text could be taken back (leaving forgets it)."""
@@ -129,8 +132,10 @@ class OutputRouter(QObject):
     def _deliver(self, text: str) -> None:
         if not text or self.options.mode is OutputMode.WINDOW:
             return
-        if QGuiApplication.focusWindow() is not None:
-            return  # Earshot's own window has the focus: the text is shown there already
+        focus = QGuiApplication.focusWindow()
+        if focus is not None:  # Earshot's own window has the focus: the text is shown there already
+            log.info("%d characters not typed: Earshot's window %r has the focus", len(text), focus.title())
+            return
         if self._held:
             self._waiting += text
             return
