@@ -34,15 +34,18 @@ app does (the decoder scores short utterances) and counts the commands the gate 
 (`commands`, `commands_per_1k` words): the sets hold none, so each is a false trigger.
 `--peer` adds ufal's whisper_streaming (LocalAgreement-2, faster-whisper int8 on the same
 tiny.en folder, 2 threads, min chunk 1.0 s) on the `pauses` and `continuous` sessions.
-`--minutes 30` loops the pauses session (soak test).
+`--minutes 30` loops the pauses session (soak test). `--busy N` runs N busy-loop processes beside the
+sessions (started after the model is loaded, as when another program starts during dictation).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -199,6 +202,18 @@ def _option_value(default: object, text: str) -> object:
     raise SystemExit(f"a {type(default).__name__} option cannot be set from the command line")
 
 
+@contextlib.contextmanager
+def busy_programs(n: int) -> Iterator[None]:
+    """`n` processes that each keep one core busy while the block runs."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", nargs="+", default=["tiny.en"])
@@ -220,6 +235,9 @@ def main() -> None:
                         help="PolicyOptions overrides, e.g. agreement=2 commit_margin_s=0.4")
     parser.add_argument("--vad", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="VadOptions overrides, e.g. end_pad_s=0.5")
+    parser.add_argument("--busy", type=int, default=0, metavar="N",
+                        help="N busy-loop processes beside the sessions (another program wanting N cores), "
+                             "started after the model's load")
     args = parser.parse_args()
     args.policy = {k: _option_value(getattr(PolicyOptions, k), v) for k, v in (a.split("=") for a in args.policy)}
     args.vad = {k: type(getattr(VadOptions, k))(v) for k, v in (a.split("=") for a in args.vad)}
@@ -228,9 +246,11 @@ def main() -> None:
         args.model_dir = model_folder(name)
         engine = load_engine(args.model_dir, Precision(args.precision))
         args.engine_label = f"earshot {name} ({engine.precision.value})"
-        rows += rows_for(engine, args)
+        with busy_programs(args.busy):
+            rows += rows_for(engine, args)
     load = Path("/proc/loadavg").read_text().split()[0]
-    print(f"\nlive dictation, {'fast' if args.fast else 'real-time'} replay, load average {load}\n")
+    beside = f", {args.busy} busy program(s) beside" if args.busy else ""
+    print(f"\nlive dictation, {'fast' if args.fast else 'real-time'} replay{beside}, load average {load}\n")
     for kind in ("committed", "wer_live"):  # the non-speech rows have their own columns
         table = [r for r in rows if kind in r or (kind == "wer_live" and "committed" not in r)]
         keys = [k for k in table[0] if not k.startswith("_")] if table else []
