@@ -14,12 +14,13 @@ Writes bench/results/compare-<model>.json and .png and prints a table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,15 +202,17 @@ def _convert_first(model: str, configs: list[Config], env: dict[str, str]) -> No
 BUSY_LOOP = "while True: pass"
 
 
-def _busy(n: int) -> list[subprocess.Popen[bytes]]:
-    """`n` processes that each keep one core busy until killed."""
-    return [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(n)]
-
-
-def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
-    for proc in procs:
-        proc.kill()
-        proc.wait()
+@contextlib.contextmanager
+def busy_programs(n: int) -> Iterator[None]:
+    """`n` processes that each keep one core busy while the block runs (another program wanting
+    `n` cores); bench/dictation.py and bench/files_whole.py use it too."""
+    procs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
 
 
 def run_model(model: str, configs: list[Config], rounds: int, threads: int, busy: int = 0) -> dict[str, list[Round]]:
@@ -229,14 +232,11 @@ def run_model(model: str, configs: list[Config], rounds: int, threads: int, busy
     results: dict[str, list[Round]] = {c.label + _suffix(n): [] for n in loads for c in configs}
     for r in range(rounds):
         for n in loads:
-            others = _busy(n)
-            try:
+            with busy_programs(n):
                 for c in configs:  # alternate: every config once per round
                     label = c.label + _suffix(n)
                     results[label].append(_one_round(procs[c.label]))
                     print(f"  round {r + 1}/{rounds} {label}: {results[label][-1]['wall_s']:.2f} s", file=sys.stderr)
-            finally:
-                _stop(others)
     for proc in procs.values():
         assert proc.stdin
         proc.stdin.close()

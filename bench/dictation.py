@@ -41,18 +41,16 @@ sessions (started after the model is loaded, as when another program starts duri
 from __future__ import annotations
 
 import argparse
-import contextlib
 import enum
-import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import dictation_sets as sets  # noqa: E402  (bench/ is on sys.path)
-from compare import model_folder  # noqa: E402
+from compare import busy_programs, model_folder  # noqa: E402
 from dictation_metrics import (  # noqa: E402
     assign,
     commands_taken,
@@ -200,18 +198,6 @@ def _option_value(default: object, text: str) -> object:
     if isinstance(default, (int, float, str, enum.Enum)):
         return type(default)(text)
     raise SystemExit(f"a {type(default).__name__} option cannot be set from the command line")
-
-
-@contextlib.contextmanager
-def busy_programs(n: int) -> Iterator[None]:
-    """`n` processes that each keep one core busy while the block runs."""
-    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
-    try:
-        yield
-    finally:
-        for proc in procs:
-            proc.kill()
-            proc.wait()
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compare import model_folder  # noqa: E402
+from compare import busy_programs, model_folder  # noqa: E402
 
 from app.engine.wer import word_error_rate  # noqa: E402
 
@@ -71,10 +71,6 @@ def run_faster_whisper(files: list[Path], beam: int) -> tuple[float, list[str]]:
     return time.perf_counter() - start, json.loads(done.stdout)
 
 
-def busy_loops(n: int) -> list[subprocess.Popen[bytes]]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -92,14 +88,9 @@ def main() -> None:
             walls: dict[str, list[float]] = {"earshot": [], "faster-whisper": []}
             texts: dict[str, list[str]] = {}
             for r in range(args.rounds):
-                others = busy_loops(load)
-                try:
+                with busy_programs(load):
                     wall_e, texts["earshot"] = run_earshot(files, args.beam, Path(tmp) / f"out-{load}-{r}")
                     wall_f, texts["faster-whisper"] = run_faster_whisper(files, args.beam)
-                finally:
-                    for proc in others:
-                        proc.kill()
-                        proc.wait()
                 walls["earshot"].append(wall_e)
                 walls["faster-whisper"].append(wall_f)
                 ratios.append(wall_e / wall_f)

@@ -61,8 +61,7 @@ class WhisperRuntime:
                 raise ModelFormatError(f"{model_dir} lacks {name}: the converted model is incomplete")
         # threads spin only while other programs leave the cores free (see cpu_load.py); the
         # first sessions are built of the kind the load since start-up asks for
-        follow_load = config.spinning is None
-        self._spin_choice = SpinChoice() if follow_load else None
+        self._spin_choice = SpinChoice() if config.spinning is None else None
         if self._spin_choice is not None and config.provider.lower() == "cpu":
             config = dataclasses.replace(config, spinning=self._spin_choice.current)
             if not config.spinning:
