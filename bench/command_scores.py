@@ -83,6 +83,7 @@ class Heard:
     prefix: str | None = None
     prefix_score: float = -np.inf
     argument: str = ""
+    text_score: float | None = None
 
     def command(self, options: CommandOptions) -> CommandMatch | None:
         """What the gate takes the utterance for under `options` (thresholds)."""
@@ -92,7 +93,8 @@ class Heard:
         prefix = None  # the listener's rules, replayed on what it saved
         if self.prefix is not None and not completes_a_word(self.prefix, self.argument, normalised_words(self.text)):
             prefix = HeardPhrase(self.prefix, self.prefix_score, self.argument)
-        return decide(found, preferred(HeardPhrase(self.heard, self.score), prefix, options), options)
+        alone = HeardPhrase(self.heard, self.score, text_phrase_score=self.text_score)
+        return decide(found, preferred(alone, prefix, options), options)
 
 
 def aligned_words(grid: Path) -> list[tuple[float, float, str]]:
@@ -124,12 +126,12 @@ def hear(engine: Any, audio: np.ndarray, said: str, options: CommandOptions) -> 
     text = engine.decode_window(audio, streaming_decode_options()).text.strip()
     found = match_command(text, options)
     listening = dataclasses.replace(options, min_prefix_score=min(PREFIX_THRESHOLDS))
-    scored = CommandListener(engine, listening).scored(text, lambda: audio)
+    scored = CommandListener(engine, listening).scored(text, lambda: audio, len(audio) / SAMPLE_RATE)
     heard = Heard(said, text, None if found is None else found.phrase.words)
     if scored is None:
         return heard
     alone, prefix = scored
-    heard = dataclasses.replace(heard, heard=alone.words, score=alone.score)
+    heard = dataclasses.replace(heard, heard=alone.words, score=alone.score, text_score=alone.text_phrase_score)
     if prefix is None:
         return heard
     return dataclasses.replace(heard, prefix=prefix.words, prefix_score=prefix.score, argument=prefix.argument)
@@ -208,7 +210,7 @@ def calibrate(engine: Any, voices: list[str], speeds: list[int], options: Comman
                     audio = read_wav(wav)
                     text = engine.decode_window(audio, streaming_decode_options()).text
                     if 0 < len(normalised_words(text)) <= options.max_words + 1:
-                        best = np.maximum(best, engine.score_phrases(audio, SCORED_PHRASES))
+                        best = np.maximum(best, [f.mean for f in engine.score_phrases(audio, SCORED_PHRASES)])
     print("ORDINARY_BEST = {")
     for phrase, score in zip(SCORED_PHRASES, best, strict=True):
         print(f"    {phrase!r}: {score:.2f},")
@@ -222,7 +224,8 @@ def saved_run() -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[He
 
     def heard(row: dict[str, Any]) -> Heard:
         return Heard(row["said"], row["text"], row["found"], row["heard"], row["score"],
-                     row.get("prefix"), row.get("prefix_score", -np.inf), row.get("argument", ""))
+                     row.get("prefix"), row.get("prefix_score", -np.inf), row.get("argument", ""),
+                     row.get("text_score"))
 
     return ([(phrases[row["said"]], heard(row)) for row in saved["positives"]],
             [heard(row) for row in saved["synthetic"]], [heard(row) for row in saved["real"]])

@@ -9,11 +9,17 @@ scores near 0 per token, any other far below. So at the end of every utterance o
 every fixed command phrase scored (`CommandListener`), and the gate decides with the text's
 match and the decoder's best phrase together (`decide`). It costs one encoding of the
 utterance and one batched forced decode, on short utterances only.
+
+The best phrase is the one with the highest sum of log-probabilities over the square root of
+its tokens: once a phrase has begun its later tokens are nearly certain ("icol", "on" after
+" sem"), so the mean per token flatters long phrases and "semicolon" would beat a "colon" whose
+one token is far likelier than " sem". Its threshold is still on the mean per token.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -28,6 +34,7 @@ from app.dictation.command_match import (
     CommandKind,
     CommandMatch,
     CommandOptions,
+    CommandPhrase,
     match_command,
     normalised_words,
     phonetic_key,
@@ -39,6 +46,8 @@ from app.dictation.events import HeardPhrase
 if TYPE_CHECKING:  # the gate imports this module in the window, which starts without NumPy
     import numpy as np
     from numpy.typing import NDArray
+
+    from app.engine.types import PhraseFit
 
 log = logging.getLogger(__name__)
 _LEADING = " ,.;:!?-"
@@ -58,41 +67,44 @@ class CommandListener:
             return None
         return cls(decoder, options)
 
-    def heard(self, text: str, audio: Callable[[], NDArray[np.float32]]) -> HeardPhrase | None:
-        """The phrase the decoder scores best for an utterance written as `text`; None where the
-        text decides alone (too long, empty, or a command's very sound). `audio` gives the
-        utterance's audio (mono float32 16 kHz), read only when it is scored."""
-        scored = self.scored(text, audio)
+    def heard(
+        self, text: str, audio: Callable[[], NDArray[np.float32]], seconds: float = math.inf
+    ) -> HeardPhrase | None:
+        """The phrase the decoder scores best for an utterance written as `text`, `seconds` long;
+        None where the text decides alone (too long, empty, or a command's very sound). `audio`
+        gives the utterance's audio (mono float32 16 kHz), read only when it is scored."""
+        scored = self.scored(text, audio, seconds)
         if scored is None:
             return None
         log.debug("best command phrases for %r: %r", text, scored)
         return preferred(*scored, self._options)
 
     def scored(
-        self, text: str, audio: Callable[[], NDArray[np.float32]]
+        self, text: str, audio: Callable[[], NDArray[np.float32]], seconds: float = math.inf
     ) -> tuple[HeardPhrase, HeardPhrase | None] | None:
         """(the best phrase said alone, the best phrase that takes words heard at the start with
         its words, None where none scores `min_prefix_score`), or None where the text decides.
         After a first word that sounds like "literal", "literal" with each fixed phrase after it is
         scored too; the best such is a phrase heard at the start whose words are that phrase's."""
         words = normalised_words(text)
-        if not 0 < len(words) <= self._options.max_words + 1:
-            return None
         literal = len(words) > 1 and sounds_like_literal(words[0], self._options)
-        if len(words) > self._options.max_words and not literal:
+        few = len(words) <= self._options.max_words + (1 if literal else 0)
+        if not words or not (few or seconds <= self._options.max_command_s):
             return None
-        if _text_decides(match_command(text, self._options)):
+        found = match_command(text, self._options)
+        if _text_decides(found):
             return None
         samples = audio()
         # a single word too: the live decode can write "cap london" as "Captain."
         extra = LITERAL_SCORED if literal else ()
-        scores = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES, *extra))
-        best = max(range(len(SCORED_PHRASES)), key=scores.__getitem__)
-        alone = HeardPhrase(SCORED_PHRASES[best], float(scores[best]))
+        fits = self._scorer.score_phrases(samples, (*SCORED_PHRASES, *PREFIX_PHRASES, *extra))
+        alone = _alone(fits[: len(SCORED_PHRASES)], found)
+        if not few:  # "cap" and "literal" take at most a few words after them
+            return alone, None
         n = len(SCORED_PHRASES) + len(PREFIX_PHRASES)
-        prefix = self._heard_prefix(samples, scores[len(SCORED_PHRASES) : n], words)
+        prefix = self._heard_prefix(samples, [f.mean for f in fits[len(SCORED_PHRASES) : n]], words)
         if literal:
-            prefix = _better(prefix, _heard_literal(scores[n:], self._options))
+            prefix = _better(prefix, _heard_literal([f.mean for f in fits[n:]], self._options))
         return alone, prefix
 
     def _heard_prefix(self, samples: NDArray[np.float32], scores: list[float], words: list[str]) -> HeardPhrase | None:
@@ -108,6 +120,16 @@ class CommandListener:
         if completes_a_word(phrase, argument, words):
             return None
         return HeardPhrase(phrase, float(scores[best]), argument)
+
+
+def _alone(fits: list[PhraseFit], found: CommandMatch | None) -> HeardPhrase:
+    """The best of `SCORED_PHRASES` by their `fits` (in order), weighed by their tokens, with the
+    mean score of the text's phrase `found` beside it where that is another one."""
+    best = max(range(len(SCORED_PHRASES)), key=lambda i: fits[i].weighed)
+    rival = None
+    if found is not None and found.phrase.words in SCORED_PHRASES and found.phrase.words != SCORED_PHRASES[best]:
+        rival = fits[SCORED_PHRASES.index(found.phrase.words)].mean
+    return HeardPhrase(SCORED_PHRASES[best], fits[best].mean, text_phrase_score=rival)
 
 
 def _text_decides(found: CommandMatch | None) -> bool:
@@ -144,13 +166,35 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: Comma
         return _with_words(heard, options) or found
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):
         return found  # nothing scored, or a phrase the decoder does not score
-    if found is not None and found.phrase.words == heard.words and heard.score >= options.min_confirm_score:
+    if _confirmed(found, heard, options):
         return found
-    # Where the text sounds like another command, the two disagree: the one threshold for all.
-    if heard.score >= (phrase_threshold(heard.words, options) if found is None else options.min_phrase_score):
-        phrase = next(p for p in PHRASES if p.words == heard.words)
+    phrase = next(p for p in PHRASES if p.words == heard.words)
+    if heard.score < phrase_threshold(heard.words, options):
+        return None
+    if found is None:
         return CommandMatch(phrase)
-    return None
+    # The text sounds like another command: the decoder's only where it likes it far better
+    # ("Close the end." sounds like "close quote"; "close paren" scores 4 above it).
+    rival = heard.text_phrase_score
+    return CommandMatch(phrase) if rival is not None and heard.score >= rival + options.overrule_margin else None
+
+
+def _confirmed(found: CommandMatch | None, heard: HeardPhrase, options: CommandOptions) -> bool:
+    """The decoder scores the text's phrase (`found`) at `min_confirm_score` or more: its best, one
+    that writes the same mark, or another best by weight that it does not like far better."""
+    if found is None:
+        return False
+    if _same_command(found.phrase, next(p for p in PHRASES if p.words == heard.words)):
+        return heard.score >= options.min_confirm_score
+    rival = heard.text_phrase_score
+    return rival is not None and rival >= options.min_confirm_score and heard.score < rival + options.overrule_margin
+
+
+def _same_command(a: CommandPhrase, b: CommandPhrase) -> bool:
+    """The same phrase, or two that write the same mark ("open paren", "open parenthesis")."""
+    if a.words == b.words:
+        return True
+    return a.punctuation is not None and b.punctuation is not None and a.punctuation.text == b.punctuation.text
 
 
 def preferred(alone: HeardPhrase, prefix: HeardPhrase | None, options: CommandOptions) -> HeardPhrase:

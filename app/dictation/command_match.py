@@ -114,7 +114,10 @@ class CommandOptions:
     best, at `min_confirm_score` or more; a phrase that takes words ("cap") is heard at the start
     of an utterance at `min_prefix_score` or more. A phrase that ordinary speech never scores
     high is heard lower: `phrase_margin` above its best score on ordinary speech, down to
-    `lowest_phrase_score` (`app.dictation.command_calibration`).
+    `lowest_phrase_score` (`app.dictation.command_calibration`). Where the text sounds like one
+    command and the decoder scores another best, the decoder's is taken only `overrule_margin`
+    above its score of the text's. An utterance of at most `max_command_s` seconds is scored
+    however many words it was written as (a slow "exclamation mark" can be written as six).
     """
 
     max_distance: float = 0.34
@@ -123,8 +126,10 @@ class CommandOptions:
     min_phrase_score: float = -3.5
     min_confirm_score: float = -5.0
     min_prefix_score: float = -4.0
-    lowest_phrase_score: float = -5.0
+    lowest_phrase_score: float = -7.0
     phrase_margin: float = 1.5
+    overrule_margin: float = 1.0
+    max_command_s: float = 2.5
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.max_distance < 1.0:
@@ -133,6 +138,10 @@ class CommandOptions:
             raise ValueError("max_words and max_argument_words must be at least 1")
         if self.min_prefix_score > 0.0:
             raise ValueError(f"min_prefix_score is a log-probability (<= 0), not {self.min_prefix_score}")
+        if self.overrule_margin < 0.0 or self.max_command_s < 0.0:
+            raise ValueError(
+                f"overrule_margin and max_command_s must be >= 0, not {self.overrule_margin} and {self.max_command_s}"
+            )
         if self.phrase_margin < 0.0 or self.lowest_phrase_score > self.min_phrase_score:
             raise ValueError(
                 "phrase_margin >= 0 and lowest_phrase_score <= min_phrase_score, not "

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from app.engine.types import CancelToken, DecodeOptions, WindowResult
+    from app.engine.types import CancelToken, DecodeOptions, PhraseFit, WindowResult
 
 
 class TextTokenizer(Protocol):
@@ -45,9 +45,8 @@ class WindowDecoder(Protocol):
 class PhraseScorer(Protocol):
     """A decoder that also scores given phrases against audio (`app.engine` WhisperEngine does)."""
 
-    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
-        """The mean log-probability per token of each phrase given `audio` (mono float32 16 kHz,
-        at most 30 s); 0 is best."""
+    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[PhraseFit]:
+        """How well each phrase fits `audio` (mono float32 16 kHz, at most 30 s)."""
         ...
 
     def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:

@@ -63,6 +63,9 @@ class HeardPhrase:
     argument: str = ""
     """For a phrase that takes words ("cap"): what the decoder writes after it, made to start with
     it; for "literal": the command phrase heard after it."""
+    text_phrase_score: float | None = None
+    """Where the utterance's text sounds like another scored phrase: the decoder's score of that
+    phrase (the decoder overrules the text only well above it)."""
 
 
 @dataclass(frozen=True)

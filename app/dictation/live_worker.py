@@ -213,7 +213,8 @@ class DictationWorker:
         if self.commands is not None:
             start = max(self._utterance_from, self.policy.window_start)
             text = self._events.utterance_text + join_words(update.committed)
-            command = self.commands.heard(text, lambda: self.timeline.get(start, end.index))
+            seconds = (end.index - start) / SAMPLE_RATE
+            command = self.commands.heard(text, lambda: self.timeline.get(start, end.index), seconds)
         self._events.publish(update, final=True, speech_end=end.raw_index, command=command)
 
     def _flush_mark(self) -> None:

@@ -215,6 +215,22 @@ class WindowResult:
     n_encoder_runs: int = 1
 
 
+@dataclass(frozen=True)
+class PhraseFit:
+    """How well a phrase fits a stretch of audio, forced through the decoder: `mean` is the mean
+    log-probability of its `tokens` tokens (0 is best)."""
+
+    mean: float
+    tokens: int
+
+    @property
+    def weighed(self) -> float:
+        """The sum of the log-probabilities over the square root of the tokens: comparable across
+        phrases of different lengths, where the mean flatters long ones (their later tokens are
+        nearly certain once they have begun)."""
+        return self.mean * math.sqrt(self.tokens)
+
+
 @dataclass
 class Timings:
     """Wall time in seconds spent in each stage of a transcription."""

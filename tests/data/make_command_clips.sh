@@ -24,9 +24,11 @@ clips=(
   "espeak_period_slow|Please call the office today.|period|Send the report to the whole team."
   "espeak_cap_london|Please call the office today.|cap london"
   "espeak_literal_comma|Please call the office today.|literal comma"
+  "espeak_colon|Please call the office today.|colon"
 )
 # slower speech, in which tiny.en writes "period" said alone as other words ("Here it is")
-declare -A voices=(["espeak_period_slow"]="en-us 130")
+# and "colon" in the British RP voice, which tiny.en writes "Cohen." or "Go learn."
+declare -A voices=(["espeak_period_slow"]="en-us 130" ["espeak_colon"]="en-gb-x-rp 175")
 
 for entry in "${clips[@]}"; do
   IFS='|' read -r -a fields <<< "$entry"

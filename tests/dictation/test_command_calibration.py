@@ -38,11 +38,15 @@ def test_no_phrase_is_taken_below_the_lowest_score() -> None:
     assert decide(None, HeardPhrase("colon", OPTIONS.lowest_phrase_score + 0.1), OPTIONS) is not None
 
 
-def test_where_the_text_sounds_like_another_command_the_lower_scores_do_not_apply() -> None:
+def test_where_the_text_sounds_like_another_command_the_lower_scores_do_not_overrule_it() -> None:
     # "scratch that" written "Crush not." sounds like it; the decoder liked "question mark" at -4.0
+    # and "scratch that" at -4.1: hardly below, so the text's command stands
     found = match_command(" Crush not.")
     assert found is not None and found.phrase.words == "scratch that"
-    assert decide(found, HeardPhrase("question mark", -4.0), OPTIONS) is None
+    assert decide(found, HeardPhrase("question mark", -4.0, text_phrase_score=-4.1), OPTIONS) == found
+    # with "scratch that" under the confirming score, neither is typed
+    low = OPTIONS.min_confirm_score - 0.5
+    assert decide(found, HeardPhrase("question mark", low + 0.5, text_phrase_score=low), OPTIONS) is None
 
 
 @pytest.mark.parametrize("phrase", sorted(SCORED_PHRASES))

@@ -21,24 +21,37 @@ from app.dictation.command_match import (
 from app.dictation.events import DictationEvent, EventType, HeardPhrase
 from app.dictation.postprocess import PostProcessOptions, TextPostProcessor
 from app.dictation.voice_edits import CommandEvent, CommandGate
+from app.engine.types import PhraseFit
 
 AUDIO = np.zeros(16000, dtype=np.float32)
 
 
 class ScriptedScorer:
-    """Scores one phrase at `score` and every other at -8 (far below any threshold); made to
-    start with a phrase, it writes `after`."""
+    """Scores one phrase at `score`, those in `others` at theirs and every other at -12 (far below
+    any threshold); each phrase is one token a word, or as many as `tokens` says; made to start
+    with a phrase, it writes `after`."""
 
-    def __init__(self, phrase: str, score: float, after: str = "") -> None:
+    def __init__(
+        self,
+        phrase: str,
+        score: float,
+        after: str = "",
+        others: dict[str, float] | None = None,
+        tokens: dict[str, int] | None = None,
+    ) -> None:
         self.phrase, self.score, self.after = phrase, score, after
+        self.others, self.tokens = others or {}, tokens or {}
         self.calls = 0
         self.scored: list[str] = []
         self.prefixes: list[str] = []
 
-    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
+    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[PhraseFit]:
         self.calls += 1
         self.scored = list(phrases)
-        return [self.score if p == self.phrase else -8.0 for p in phrases]
+        return [
+            PhraseFit(self.score if p == self.phrase else self.others.get(p, -12.0), self.tokens.get(p, len(p.split())))
+            for p in phrases
+        ]
 
     def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
         self.prefixes.append(prefix)
@@ -76,9 +89,50 @@ def test_the_decoder_confirms_or_overrules_a_text_that_sounds_like_a_command() -
     found = match_command(" Not today.")
     assert decide(found, HeardPhrase("undo that", options.min_confirm_score + 0.5), options) == found
     assert decide(found, HeardPhrase("undo that", options.min_confirm_score - 0.5), options) is None
-    assert decide(found, HeardPhrase("comma", options.min_confirm_score + 0.5), options) is None
-    taken = decide(found, HeardPhrase("comma", options.min_phrase_score + 0.5), options)
+    # the decoder's best by weight is "comma"; the text's phrase scores well enough itself
+    assert decide(found, HeardPhrase("comma", -4.0, text_phrase_score=-4.5), options) == found
+    # it likes "comma" far better than a poorly scored "undo that"
+    taken = decide(found, HeardPhrase("comma", -3.0, text_phrase_score=-6.0), options)
     assert taken is not None and taken.phrase.words == "comma"
+    # neither: "undo that" scores poorly and "comma" under its own threshold
+    assert decide(found, HeardPhrase("comma", -4.0, text_phrase_score=-6.0), options) is None
+
+
+def test_a_text_like_close_quote_that_the_decoder_hears_as_close_paren_closes_a_paren() -> None:
+    # tiny.en wrote a slow "close paren" as "Close the end." (by sound "close quote"); the decoder
+    # scored "close paren" -3.6 and "close quote" -7.5
+    heard = CommandListener(ScriptedScorer("close paren", -3.6, others={"close quote": -7.5}), CommandOptions())
+    found = match_command(" Close the end.")
+    assert found is not None and found.phrase.words == "close quote"
+    phrase = heard.heard(" Close the end.", lambda: AUDIO)
+    assert phrase == HeardPhrase("close paren", -3.6, text_phrase_score=-7.5)
+    taken = decide(found, phrase, CommandOptions())
+    assert taken is not None and taken.phrase.punctuation is not None and taken.phrase.punctuation.text == ")"
+
+
+def test_a_phrase_that_writes_the_texts_mark_confirms_it() -> None:
+    found = match_command(" Open for analysis.")  # "open parenthesis" by sound
+    assert found is not None and found.phrase.words == "open parenthesis"
+    assert decide(found, HeardPhrase("open paren", -1.4, text_phrase_score=-1.7), CommandOptions()) == found
+
+
+def test_the_best_phrase_is_weighed_by_its_tokens_not_their_mean() -> None:
+    # a slow "colon" written "Go learn.": "colon" (one token) -6.1; "semicolon" -5.1 a token, but
+    # only because "icol" and "on" are near certain after a " sem" at -13.8
+    scorer = ScriptedScorer("colon", -6.1, others={"semicolon": -5.1}, tokens={"semicolon": 3})
+    heard = CommandListener(scorer, CommandOptions()).heard(" Go learn.", lambda: AUDIO)
+    assert heard == HeardPhrase("colon", -6.1)
+    taken = decide(None, heard, CommandOptions())
+    assert taken is not None and taken.phrase.words == "colon"
+
+
+def test_a_short_utterance_written_as_many_words_is_scored() -> None:
+    heard, scorer = listener("exclamation mark", -3.0)
+    text = " Next, let me show you Mark."  # a slow "exclamation mark", 1.6 s
+    assert heard.heard(text, lambda: AUDIO, seconds=1.6) == HeardPhrase("exclamation mark", -3.0)
+    assert heard.heard(text, lambda: AUDIO, seconds=CommandOptions().max_command_s + 0.5) is None
+    assert heard.heard(text, lambda: AUDIO) is None  # length unknown: the words decide
+    assert scorer.calls == 1
 
 
 def test_without_a_score_the_text_decides() -> None:

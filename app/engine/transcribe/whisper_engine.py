@@ -24,6 +24,7 @@ from app.engine.types import (
     SAMPLE_RATE,
     CancelToken,
     DecodeOptions,
+    PhraseFit,
     Precision,
     Segment,
     Task,
@@ -138,10 +139,10 @@ class WhisperEngine:
         sot = self.tokenizer.sot_sequence(language if self.is_multilingual else None, task)
         return self._word_aligner().align(cross, sot, text_tokens, n_frames, language=language, mel=mel)
 
-    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[float]:
-        """How well each phrase fits up to 30 s of audio [n_samples] float32 16 kHz: its mean
-        log-probability per token, forced through the decoder (English; 0 is best)."""
-        return [float(s) for s in phrase_scores(self.runtime, self._encoded(audio)[3], phrases)]
+    def score_phrases(self, audio: NDArray[np.float32], phrases: Sequence[str]) -> list[PhraseFit]:
+        """How well each phrase fits up to 30 s of audio [n_samples] float32 16 kHz, forced
+        through the decoder (English)."""
+        return phrase_scores(self.runtime, self._encoded(audio)[3], phrases)
 
     def words_after(self, audio: NDArray[np.float32], prefix: str) -> str:
         """The text the decoder writes for up to 30 s of audio [n_samples] float32 16 kHz once it
