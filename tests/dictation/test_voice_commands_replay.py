@@ -55,6 +55,7 @@ def test_a_colon_that_semicolon_outscores_per_token_is_heard_as_a_colon(engine) 
     # tiny.en writes this "colon" as "Cohen."; per token "semicolon" scores best (its "icol" and
     # "on" are near certain once " sem" is forced), by weight "colon" does
     out, text = gated(engine, "espeak_colon.wav")
+    assert [o.kind for o in out if isinstance(o, CommandEvent)] == [CommandKind.PUNCTUATION]
     assert text.endswith("today:")
     assert "cohen" not in text.lower()
 
