@@ -166,9 +166,9 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: Comma
         return _with_words(heard, options) or found
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):
         return found  # nothing scored, or a phrase the decoder does not score
-    if _confirmed(found, heard, options):
-        return found
     phrase = next(p for p in PHRASES if p.words == heard.words)
+    if _confirmed(found, phrase, heard, options):
+        return found
     if heard.score < phrase_threshold(heard.words, options):
         return None
     if found is None:
@@ -179,12 +179,13 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: Comma
     return CommandMatch(phrase) if rival is not None and heard.score >= rival + options.overrule_margin else None
 
 
-def _confirmed(found: CommandMatch | None, heard: HeardPhrase, options: CommandOptions) -> bool:
-    """The decoder scores the text's phrase (`found`) at `min_confirm_score` or more: its best, one
-    that writes the same mark, or another best by weight that it does not like far better."""
+def _confirmed(found: CommandMatch | None, phrase: CommandPhrase, heard: HeardPhrase, options: CommandOptions) -> bool:
+    """The decoder scores the text's phrase (`found`) at `min_confirm_score` or more: its best
+    (`phrase`, `heard`), one that writes the same mark, or another best by weight that it does
+    not like far better."""
     if found is None:
         return False
-    if _same_command(found.phrase, next(p for p in PHRASES if p.words == heard.words)):
+    if _same_command(found.phrase, phrase):
         return heard.score >= options.min_confirm_score
     rival = heard.text_phrase_score
     return rival is not None and rival >= options.min_confirm_score and heard.score < rival + options.overrule_margin
