@@ -36,6 +36,7 @@ from app.dictation.command_match import (
     CommandOptions,
     CommandPhrase,
     match_command,
+    may_be_command,
     normalised_words,
     phonetic_key,
     sounds_like_literal,
@@ -68,11 +69,15 @@ class CommandListener:
         return cls(decoder, options)
 
     def heard(
-        self, text: str, audio: Callable[[], NDArray[np.float32]], seconds: float = math.inf
+        self, text: str, audio: Callable[[], NDArray[np.float32]], seconds: float = math.inf, earlier: str = ""
     ) -> HeardPhrase | None:
         """The phrase the decoder scores best for an utterance written as `text`, `seconds` long;
-        None where the text decides alone (too long, empty, or a command's very sound). `audio`
-        gives the utterance's audio (mono float32 16 kHz), read only when it is scored."""
+        None where the text decides alone (too long, empty, or a command's very sound) or where
+        `earlier`, the part of `text` committed before the utterance ended, is past what may be a
+        command (the gate has written it as text). `audio` gives the utterance's audio (mono
+        float32 16 kHz), read only when it is scored."""
+        if not may_be_command(earlier, self._options):
+            return None
         scored = self.scored(text, audio, seconds)
         if scored is None:
             return None
@@ -167,28 +172,18 @@ def decide(found: CommandMatch | None, heard: HeardPhrase | None, options: Comma
     if heard is None or (found is not None and found.phrase.words not in SCORED_PHRASES):
         return found  # nothing scored, or a phrase the decoder does not score
     phrase = next(p for p in PHRASES if p.words == heard.words)
-    if _confirmed(found, phrase, heard, options):
-        return found
+    rival = heard.text_phrase_score  # the decoder's score of the text's phrase, where another
+    overrules = rival is not None and heard.score >= rival + options.overrule_margin
+    if found is not None and _same_command(found.phrase, phrase):
+        if heard.score >= options.min_confirm_score:
+            return found
+    elif found is not None and rival is not None and rival >= options.min_confirm_score and not overrules:
+        return found  # the decoder scores the text's phrase well and another hardly better
     if heard.score < phrase_threshold(heard.words, options):
         return None
-    if found is None:
-        return CommandMatch(phrase)
-    # The text sounds like another command: the decoder's only where it likes it far better
-    # ("Close the end." sounds like "close quote"; "close paren" scores 4 above it).
-    rival = heard.text_phrase_score
-    return CommandMatch(phrase) if rival is not None and heard.score >= rival + options.overrule_margin else None
-
-
-def _confirmed(found: CommandMatch | None, phrase: CommandPhrase, heard: HeardPhrase, options: CommandOptions) -> bool:
-    """The decoder scores the text's phrase (`found`) at `min_confirm_score` or more: its best
-    (`phrase`, `heard`), one that writes the same mark, or another best by weight that it does
-    not like far better."""
-    if found is None:
-        return False
-    if _same_command(found.phrase, phrase):
-        return heard.score >= options.min_confirm_score
-    rival = heard.text_phrase_score
-    return rival is not None and rival >= options.min_confirm_score and heard.score < rival + options.overrule_margin
+    # Where the text sounds like another command, the decoder's only where it likes it far
+    # better ("Close the end." sounds like "close quote"; "close paren" scores 4 above it).
+    return CommandMatch(phrase) if found is None or overrules else None
 
 
 def _same_command(a: CommandPhrase, b: CommandPhrase) -> bool:

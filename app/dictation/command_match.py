@@ -243,6 +243,13 @@ def match_command(
     return best
 
 
+def may_be_command(text: str, options: CommandOptions) -> bool:
+    """True while an utterance's words so far (`text`) may still be a command: "literal" first,
+    or at most `max_words` words. The gate holds such words back; past that they are text."""
+    words = normalised_words(text)
+    return words[:1] == [LITERAL_WORD] or len(words) <= options.max_words
+
+
 def sounds_like_literal(word: str, options: CommandOptions) -> bool:
     """True where `word` (one written word) may be "literal" heard by a small model ("little",
     "literally")."""

@@ -212,9 +212,10 @@ class DictationWorker:
         command = None
         if self.commands is not None:
             start = max(self._utterance_from, self.policy.window_start)
-            text = self._events.utterance_text + join_words(update.committed)
+            earlier = self._events.utterance_text
+            text = earlier + join_words(update.committed)
             seconds = (end.index - start) / SAMPLE_RATE
-            command = self.commands.heard(text, lambda: self.timeline.get(start, end.index), seconds)
+            command = self.commands.heard(text, lambda: self.timeline.get(start, end.index), seconds, earlier)
         self._events.publish(update, final=True, speech_end=end.raw_index, command=command)
 
     def _flush_mark(self) -> None:

@@ -18,12 +18,11 @@ from dataclasses import dataclass
 
 from app.dictation.command_heard import decide
 from app.dictation.command_match import (
-    LITERAL_WORD,
     CommandKind,
     CommandMatch,
     CommandOptions,
     match_command,
-    normalised_words,
+    may_be_command,
 )
 from app.dictation.events import DictationEvent, EventType, TimedWord
 from app.dictation.postprocess import ProcessorState, TextPostProcessor
@@ -138,9 +137,8 @@ class CommandGate:
         if not self._deciding:
             return [self._text(event, self._processor.feed(event.text), event.words)]
         self._held.append(event)
-        words = normalised_words(self._held_text())
-        if words[:1] == [LITERAL_WORD] or len(words) <= self._options.max_words:
-            return []  # it may still be a command: decided when it is over or too long
+        if may_be_command(self._held_text(), self._options):
+            return []  # decided when it is over or too long
         return self._release(EventType.COMMIT)
 
     def _final(self, event: DictationEvent) -> list[GateOutput]:

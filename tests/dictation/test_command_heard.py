@@ -135,6 +135,15 @@ def test_a_short_utterance_written_as_many_words_is_scored() -> None:
     assert scorer.calls == 1
 
 
+def test_nothing_is_scored_once_the_gate_has_written_the_utterances_words_as_text() -> None:
+    heard, scorer = listener("exclamation mark", -3.0)
+    # five words committed before the end: the gate wrote them at once, a command would be ignored
+    earlier = " Next, let me show you"
+    assert heard.heard(earlier + " Mark.", lambda: AUDIO, seconds=1.6, earlier=earlier) is None
+    assert scorer.calls == 0
+    assert heard.heard(" Next, let me show you Mark.", lambda: AUDIO, seconds=1.6, earlier=" Next,") is not None
+
+
 def test_without_a_score_the_text_decides() -> None:
     found = match_command(" Crash note.")
     assert found is not None and decide(found, None, CommandOptions()) == found
