@@ -5,6 +5,8 @@ Targets are real programs in their own processes: a Qt line edit and an xterm ru
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,6 +90,25 @@ def test_xtest_key_chords_reach_the_window(qt_window: Receiver, display: str) ->
         assert qt_window.wait_for_text("Kept") == "Kept"
     finally:
         keyboard.close()
+
+
+@pytest.mark.parametrize("held_s", [0.0, 0.1], ids=["tapped", "held"])
+def test_modifiers_pressed_while_xtest_types_change_no_letter(qt_window: Receiver, display: str, held_s: float) -> None:
+    # another program (xdotool, as the user's hotkey would) presses Ctrl and Alt again and again
+    # while Earshot types: Ctrl+A then a letter would replace all that was typed before
+    text = "Please move the meeting to Thursday afternoon and invite the whole team. " * 3
+    hold = str(held_s)
+    presses = [arg for key in ("ctrl", "alt") for arg in ("keydown", key, "sleep", hold, "keyup", key, "sleep", "0.03")]
+    presser = subprocess.Popen(["xdotool", *presses * 200], env=dict(os.environ, DISPLAY=display))
+    keyboard = XTestKeyboard(display)
+    try:
+        keyboard.type_text(text)
+        assert presser.poll() is None, "the presses ended before the typing did"
+    finally:
+        presser.kill()
+        presser.wait()
+        keyboard.close()
+    assert qt_window.wait_for_text(text) == text
 
 
 def test_xdotool_types_into_an_xterm(xterm: Receiver) -> None:

@@ -85,14 +85,14 @@ class XTestKeyboard:
 
     # ------------------------------------------------------------------ KeyboardBackend
     def type_text(self, text: str) -> None:
-        self._wait_for_modifiers()
+        modifiers = self._modifier_codes()
         keysyms = [char_keysym(c) for c in text if c != "\r"]
         start = 0
         while start < len(keysyms):
             end = self._bind_missing(keysyms, start)
             for keysym in keysyms[start:end]:
                 keycode, shift = self._keymap.get(keysym) or (self._bound[keysym], False)
-                self._tap(keycode, shift)
+                self._tap_unmodified(keycode, shift, modifiers)
             start = end
         self._display.flush()
 
@@ -102,7 +102,7 @@ class XTestKeyboard:
         keysym = XK.string_to_keysym(key) or XK.string_to_keysym(key.lower())
         if not keysym:
             raise OutputError(f"unknown key {key!r} in {chord!r}")
-        self._wait_for_modifiers()
+        self._wait_for_modifiers(self._modifier_codes())
         keycode, shift = self._keymap.get(keysym) or self._keymap.get(char_keysym(key.lower()), (0, False))
         if not keycode:
             raise OutputError(f"the keyboard map has no key {key!r}")
@@ -170,13 +170,17 @@ class XTestKeyboard:
                 return self._bound.pop(keysym), True
         return None, False
 
-    def _tap(self, keycode: int, shift: bool) -> None:
+    def _tap(self, keycode: int, shift: bool, grabbed: bool = False) -> None:
+        """Press and release `keycode` (with Shift); `grabbed`: end the caller's server grab
+        once the key is sent."""
         if shift:
             self._fake(X.KeyPress, self._shift)
         self._fake(X.KeyPress, keycode)
         self._fake(X.KeyRelease, keycode)
         if shift:
             self._fake(X.KeyRelease, self._shift)
+        if grabbed:
+            self._display.ungrab_server()
         self._display.flush()
         time.sleep(KEY_DELAY_S)
 
@@ -189,16 +193,43 @@ class XTestKeyboard:
             raise OutputError(f"the keyboard map has no {name} key")
         return self._keymap[keysym][0]
 
-    def _wait_for_modifiers(self) -> None:
+    def _modifier_codes(self) -> set[int]:
+        """The keycodes of every modifier key (Shift, Ctrl, Alt, Super, ...) in the server's map."""
+        return {c for row in self._display.get_modifier_mapping() for c in row if c}
+
+    def _held(self, modifier_codes: set[int]) -> list[int]:
+        keys = self._display.query_keymap()
+        return [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
+
+    def _tap_unmodified(self, keycode: int, shift: bool, modifier_codes: set[int]) -> None:
+        """Tap a key once no modifier is held: checked before every key, not once per text.
+
+        A hotkey pressed while Earshot types (its own stop chord) would otherwise make the next
+        letters shortcuts, and Ctrl+A then a letter replaces everything in the user's window.
+        The check and the key run under a server grab, so no other client's key (xdotool, a
+        remote desktop) lands between them; the grab lasts one key, never a wait.
+        """
+        deadline = time.monotonic() + MODIFIER_WAIT_S
+        while True:
+            self._display.grab_server()
+            held = self._held(modifier_codes)
+            if not held or time.monotonic() > deadline:
+                for code in held:
+                    self._fake(X.KeyRelease, code)
+                self._tap(keycode, shift, grabbed=True)
+                return
+            self._display.ungrab_server()
+            self._display.flush()
+            time.sleep(0.02)
+
+    def _wait_for_modifiers(self, modifier_codes: set[int]) -> None:
         """Wait (a little) until the user lets go of Ctrl/Alt/Shift, then release any still down.
 
         Typing while a modifier is held would turn letters into shortcuts.
         """
-        modifier_codes = {c for row in self._display.get_modifier_mapping() for c in row if c}
         deadline = time.monotonic() + MODIFIER_WAIT_S
         while True:
-            keys = self._display.query_keymap()
-            held = [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
+            held = self._held(modifier_codes)
             if not held or time.monotonic() > deadline:
                 break
             time.sleep(0.02)
