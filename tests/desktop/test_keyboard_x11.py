@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from output_desktop import Receiver, open_qt_receiver, open_xterm_receiver
 
 from app.desktop.typing import focused_window_class, paste_target
 from app.desktop.typing.tools import XdotoolKeyboard
-from app.desktop.typing.xtest import XTestKeyboard
+from app.desktop.typing.xtest import MODIFIER_WAIT_S, XTestKeyboard
 
 TEXT = "Grüße aus Köln, «ça va?» 你好 — 42 €"
 
@@ -109,6 +110,22 @@ def test_modifiers_pressed_while_xtest_types_change_no_letter(qt_window: Receive
         presser.wait()
         keyboard.close()
     assert qt_window.wait_for_text(text) == text
+
+
+def test_a_modifier_held_all_along_delays_the_typing_once(qt_window: Receiver, display: str) -> None:
+    # the user holds the hotkey's Ctrl down (or a key is stuck): Earshot waits MODIFIER_WAIT_S
+    # for it once, then releases it and types the text whole, each letter unmodified
+    env = dict(os.environ, DISPLAY=display)
+    subprocess.run(["xdotool", "keydown", "ctrl"], env=env, check=True)
+    keyboard = XTestKeyboard(display)
+    started = time.monotonic()
+    try:
+        keyboard.type_text("held all along")
+    finally:
+        keyboard.close()
+        subprocess.run(["xdotool", "keyup", "ctrl"], env=env, check=True)
+    assert qt_window.wait_for_text("held all along") == "held all along"
+    assert MODIFIER_WAIT_S <= time.monotonic() - started < 3 * MODIFIER_WAIT_S
 
 
 def test_xdotool_types_into_an_xterm(xterm: Receiver) -> None:

@@ -86,13 +86,14 @@ class XTestKeyboard:
     # ------------------------------------------------------------------ KeyboardBackend
     def type_text(self, text: str) -> None:
         modifiers = self._modifier_codes()
+        deadline = time.monotonic() + MODIFIER_WAIT_S  # for the whole text: a held hotkey waits once
         keysyms = [char_keysym(c) for c in text if c != "\r"]
         start = 0
         while start < len(keysyms):
             end = self._bind_missing(keysyms, start)
             for keysym in keysyms[start:end]:
                 keycode, shift = self._keymap.get(keysym) or (self._bound[keysym], False)
-                self._tap_unmodified(keycode, shift, modifiers)
+                self._tap_unmodified(keycode, shift, modifiers, deadline)
             start = end
         self._display.flush()
 
@@ -201,15 +202,15 @@ class XTestKeyboard:
         keys = self._display.query_keymap()
         return [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
 
-    def _tap_unmodified(self, keycode: int, shift: bool, modifier_codes: set[int]) -> None:
-        """Tap a key once no modifier is held: checked before every key, not once per text.
+    def _tap_unmodified(self, keycode: int, shift: bool, modifier_codes: set[int], deadline: float) -> None:
+        """Tap a key once no modifier is held: checked before every key, not once per text;
+        past `deadline` (time.monotonic()) the modifiers still held are released instead.
 
         A hotkey pressed while Earshot types (its own stop chord) would otherwise make the next
         letters shortcuts, and Ctrl+A then a letter replaces everything in the user's window.
         The check and the key run under a server grab, so no other client's key (xdotool, a
         remote desktop) lands between them; the grab lasts one key, never a wait.
         """
-        deadline = time.monotonic() + MODIFIER_WAIT_S
         while True:
             self._display.grab_server()
             held = self._held(modifier_codes)
