@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from app.desktop.typing.base import MODIFIER_NAMES, OutputError, split_chord
@@ -93,9 +95,9 @@ class XTestKeyboard:
             end = self._bind_missing(keysyms, start)
             for keysym in keysyms[start:end]:
                 keycode, shift = self._keymap.get(keysym) or (self._bound[keysym], False)
-                self._tap_unmodified(keycode, shift, modifiers, deadline)
+                self._send_unmodified(partial(self._tap, keycode, shift), modifiers, deadline)
+                time.sleep(KEY_DELAY_S)
             start = end
-        self._display.flush()
 
     def send_keys(self, chord: str) -> None:
         modifiers, key = split_chord(chord)
@@ -103,16 +105,18 @@ class XTestKeyboard:
         keysym = XK.string_to_keysym(key) or XK.string_to_keysym(key.lower())
         if not keysym:
             raise OutputError(f"unknown key {key!r} in {chord!r}")
-        self._wait_for_modifiers(self._modifier_codes())
         keycode, shift = self._keymap.get(keysym) or self._keymap.get(char_keysym(key.lower()), (0, False))
         if not keycode:
             raise OutputError(f"the keyboard map has no key {key!r}")
-        for code in codes:
-            self._fake(X.KeyPress, code)
-        self._tap(keycode, shift and self._shift not in codes)
-        for code in reversed(codes):
-            self._fake(X.KeyRelease, code)
-        self._display.flush()
+
+        def chord_keys() -> None:
+            for code in codes:
+                self._fake(X.KeyPress, code)
+            self._tap(keycode, shift and self._shift not in codes)
+            for code in reversed(codes):
+                self._fake(X.KeyRelease, code)
+
+        self._send_unmodified(chord_keys, self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S)
 
     def close(self) -> None:
         """Give the spare keycodes back (empty), then close the connection."""
@@ -171,19 +175,14 @@ class XTestKeyboard:
                 return self._bound.pop(keysym), True
         return None, False
 
-    def _tap(self, keycode: int, shift: bool, grabbed: bool = False) -> None:
-        """Press and release `keycode` (with Shift); `grabbed`: end the caller's server grab
-        once the key is sent."""
+    def _tap(self, keycode: int, shift: bool) -> None:
+        """Press and release `keycode` (with Shift); sent at the next flush."""
         if shift:
             self._fake(X.KeyPress, self._shift)
         self._fake(X.KeyPress, keycode)
         self._fake(X.KeyRelease, keycode)
         if shift:
             self._fake(X.KeyRelease, self._shift)
-        if grabbed:
-            self._display.ungrab_server()
-        self._display.flush()
-        time.sleep(KEY_DELAY_S)
 
     def _fake(self, event: int, keycode: int) -> None:
         xtest.fake_input(self._display, event, keycode)
@@ -202,37 +201,28 @@ class XTestKeyboard:
         keys = self._display.query_keymap()
         return [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
 
-    def _tap_unmodified(self, keycode: int, shift: bool, modifier_codes: set[int], deadline: float) -> None:
-        """Tap a key once no modifier is held: checked before every key, not once per text;
-        past `deadline` (time.monotonic()) the modifiers still held are released instead.
+    def _send_unmodified(self, send: Callable[[], None], modifier_codes: set[int], deadline: float) -> None:
+        """Run `send` (fake key events) once no modifier is held: checked before every key of a
+        text, not once per text; past `deadline` (time.monotonic()) the modifiers still held are
+        released instead.
 
         A hotkey pressed while Earshot types (its own stop chord) would otherwise make the next
         letters shortcuts, and Ctrl+A then a letter replaces everything in the user's window.
-        The check and the key run under a server grab, so no other client's key (xdotool, a
-        remote desktop) lands between them; the grab lasts one key, never a wait.
+        The check and the keys run under a server grab, so no other client's key (xdotool, a
+        remote desktop) lands between them; the grab lasts one key or chord, never a wait.
         """
         while True:
             self._display.grab_server()
-            held = self._held(modifier_codes)
-            if not held or time.monotonic() > deadline:
-                for code in held:
-                    self._fake(X.KeyRelease, code)
-                self._tap(keycode, shift, grabbed=True)
+            try:
+                held = self._held(modifier_codes)
+                clear = not held or time.monotonic() > deadline
+                if clear:
+                    for code in held:
+                        self._fake(X.KeyRelease, code)
+                    send()
+            finally:  # never leave the server grabbed: every other client would hang
+                self._display.ungrab_server()
+                self._display.flush()
+            if clear:
                 return
-            self._display.ungrab_server()
-            self._display.flush()
             time.sleep(0.02)
-
-    def _wait_for_modifiers(self, modifier_codes: set[int]) -> None:
-        """Wait (a little) until the user lets go of Ctrl/Alt/Shift, then release any still down.
-
-        Typing while a modifier is held would turn letters into shortcuts.
-        """
-        deadline = time.monotonic() + MODIFIER_WAIT_S
-        while True:
-            held = self._held(modifier_codes)
-            if not held or time.monotonic() > deadline:
-                break
-            time.sleep(0.02)
-        for keycode in held:
-            self._fake(X.KeyRelease, keycode)
