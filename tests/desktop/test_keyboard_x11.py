@@ -15,8 +15,10 @@ import pytest
 from output_desktop import Receiver, open_qt_receiver, open_xterm_receiver
 
 from app.desktop.typing import focused_window_class, paste_target
+from app.desktop.typing.base import OutputError
 from app.desktop.typing.tools import XdotoolKeyboard
 from app.desktop.typing.xtest import MODIFIER_WAIT_S, XTestKeyboard
+from app.desktop.typing.xtest_process import XTestProcessKeyboard
 
 TEXT = "Grüße aus Köln, «ça va?» 你好 — 42 €"
 
@@ -93,15 +95,18 @@ def test_xtest_key_chords_reach_the_window(qt_window: Receiver, display: str) ->
         keyboard.close()
 
 
+@pytest.mark.parametrize("keyboard_class", [XTestKeyboard, XTestProcessKeyboard], ids=["in-process", "helper"])
 @pytest.mark.parametrize("held_s", [0.0, 0.1], ids=["tapped", "held"])
-def test_modifiers_pressed_while_xtest_types_change_no_letter(qt_window: Receiver, display: str, held_s: float) -> None:
+def test_modifiers_pressed_while_xtest_types_change_no_letter(
+    qt_window: Receiver, display: str, held_s: float, keyboard_class: type[XTestKeyboard | XTestProcessKeyboard]
+) -> None:
     # another program (xdotool, as the user's hotkey would) presses Ctrl and Alt again and again
     # while Earshot types: Ctrl+A then a letter would replace all that was typed before
     text = "Please move the meeting to Thursday afternoon and invite the whole team. " * 3
     hold = str(held_s)
     presses = [arg for key in ("ctrl", "alt") for arg in ("keydown", key, "sleep", hold, "keyup", key, "sleep", "0.03")]
+    keyboard = keyboard_class(display)
     presser = subprocess.Popen(["xdotool", *presses * 200], env=dict(os.environ, DISPLAY=display))
-    keyboard = XTestKeyboard(display)
     try:
         keyboard.type_text(text)
         assert presser.poll() is None, "the presses ended before the typing did"
@@ -126,6 +131,27 @@ def test_a_modifier_held_all_along_delays_the_typing_once(qt_window: Receiver, d
         subprocess.run(["xdotool", "keyup", "ctrl"], env=env, check=True)
     assert qt_window.wait_for_text("held all along") == "held all along"
     assert MODIFIER_WAIT_S <= time.monotonic() - started < 3 * MODIFIER_WAIT_S
+
+
+def test_the_typing_helper_types_and_gives_the_keyboard_map_back(qt_window: Receiver, display: str) -> None:
+    # what the app uses on X11: XTestKeyboard in a process of its own
+    before = spare_keycodes_in_use(display)
+    keyboard = XTestProcessKeyboard(display)
+    helper = keyboard._process
+    try:
+        keyboard.type_text(TEXT)
+        keyboard.send_keys("ctrl+a")
+        keyboard.type_text(TEXT)
+        assert qt_window.wait_for_text(TEXT) == TEXT
+    finally:
+        keyboard.close()
+    assert not helper.is_alive() and helper.exitcode == 0
+    assert spare_keycodes_in_use(display) == before
+
+
+def test_a_typing_helper_without_a_display_says_why() -> None:
+    with pytest.raises(OutputError, match="cannot open the X display"):
+        XTestProcessKeyboard(":4242")
 
 
 def test_xdotool_types_into_an_xterm(xterm: Receiver) -> None:

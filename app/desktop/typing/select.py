@@ -12,9 +12,9 @@ BackendFactory = Callable[[], KeyboardBackend]
 
 
 def _xtest() -> KeyboardBackend:
-    from app.desktop.typing.xtest import XTestKeyboard
+    from app.desktop.typing.xtest_process import XTestProcessKeyboard
 
-    return XTestKeyboard()
+    return XTestProcessKeyboard()
 
 
 def _xdotool() -> KeyboardBackend:

@@ -7,6 +7,9 @@ Characters the keyboard map lacks (most non-ASCII text on a US layout) are bound
 keycodes first. Each such character gets its own keycode and keeps it while it is in use:
 applications re-read the keyboard map some time after it changes, so re-binding one keycode
 per character (as `xdotool type` does) loses characters when the application reads late.
+
+Each key goes out under a short server grab (see `_send_unmodified`); the app runs this class
+in a helper process of its own (xtest_process.py), never on a thread beside Qt's.
 """
 
 from __future__ import annotations
