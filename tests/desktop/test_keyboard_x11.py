@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from output_desktop import Receiver, open_qt_receiver, open_xterm_receiver
+from output_desktop import ROOT, Receiver, open_qt_receiver, open_xterm_receiver, wait_until
 
 from app.desktop.typing import focused_window_class, paste_target
 from app.desktop.typing.base import OutputError
@@ -147,6 +148,34 @@ def test_the_typing_helper_types_and_gives_the_keyboard_map_back(qt_window: Rece
         keyboard.close()
     assert not helper.is_alive() and helper.exitcode == 0
     assert spare_keycodes_in_use(display) == before
+
+
+def running(pid: int) -> bool:
+    """The process exists and is not a zombie waiting to be reaped."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def test_the_typing_helper_ends_when_the_app_is_killed(display: str) -> None:
+    # kill -9 of the app: the helper sees its pipe close, gives the keyboard map back and exits
+    script = (
+        "import sys, time\n"
+        "from app.desktop.typing.xtest_process import XTestProcessKeyboard\n"
+        "keyboard = XTestProcessKeyboard(sys.argv[1])\n"
+        "print(keyboard._process.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    with subprocess.Popen([sys.executable, "-c", script, display], stdout=subprocess.PIPE, text=True, cwd=ROOT) as app:
+        try:
+            assert app.stdout is not None
+            helper = int(app.stdout.readline())
+            assert running(helper)
+        finally:
+            app.kill()
+    wait_until(lambda: not running(helper), "the typing helper to exit", timeout=15)
 
 
 def test_a_typing_helper_without_a_display_says_why() -> None:
