@@ -159,23 +159,29 @@ def running(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
-def test_the_typing_helper_ends_when_the_app_is_killed(display: str) -> None:
+def test_the_typing_helper_ends_when_the_app_is_killed(qt_window: Receiver, display: str) -> None:
     # kill -9 of the app: the helper sees its pipe close, gives the keyboard map back and exits
+    before = spare_keycodes_in_use(display)
     script = (
         "import sys, time\n"
         "from app.desktop.typing.xtest_process import XTestProcessKeyboard\n"
         "keyboard = XTestProcessKeyboard(sys.argv[1])\n"
+        "keyboard.type_text(sys.argv[2])\n"
         "print(keyboard._process.pid, flush=True)\n"
         "time.sleep(120)\n"
     )
-    with subprocess.Popen([sys.executable, "-c", script, display], stdout=subprocess.PIPE, text=True, cwd=ROOT) as app:
+    command = [sys.executable, "-c", script, display, TEXT]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT) as app:
         try:
             assert app.stdout is not None
             helper = int(app.stdout.readline())
             assert running(helper)
+            assert qt_window.wait_for_text(TEXT) == TEXT
+            assert spare_keycodes_in_use(display) != before  # its characters are bound while it runs
         finally:
             app.kill()
     wait_until(lambda: not running(helper), "the typing helper to exit", timeout=15)
+    assert spare_keycodes_in_use(display) == before
 
 
 def test_a_typing_helper_without_a_display_says_why() -> None:
