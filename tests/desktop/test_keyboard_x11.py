@@ -6,6 +6,7 @@ Targets are real programs in their own processes: a Qt line edit and an xterm ru
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -182,6 +183,19 @@ def test_the_typing_helper_ends_when_the_app_is_killed(qt_window: Receiver, disp
             app.kill()
     wait_until(lambda: not running(helper), "the typing helper to exit", timeout=15)
     assert spare_keycodes_in_use(display) == before
+
+
+def test_a_killed_typing_helper_is_replaced_at_the_next_text(qt_window: Receiver, display: str) -> None:
+    keyboard = XTestProcessKeyboard(display)
+    try:
+        first = keyboard._process
+        os.kill(first.pid, signal.SIGKILL)
+        first.join(10)
+        keyboard.type_text("typed by the next helper")
+        assert qt_window.wait_for_text("typed by the next helper") == "typed by the next helper"
+        assert keyboard._process is not first
+    finally:
+        keyboard.close()
 
 
 def test_a_typing_helper_without_a_display_says_why() -> None:

@@ -30,10 +30,14 @@ class XTestProcessKeyboard:
     name = "X11 XTEST"
 
     def __init__(self, display_name: str | None = None) -> None:
+        self._display_name = display_name
+        self._start()
+
+    def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._process: Any = context.Process(
-            target=serve, args=(child, display_name), name="earshot-typist", daemon=True
+            target=serve, args=(child, self._display_name), name="earshot-typist", daemon=True
         )
         self._process.start()
         child.close()
@@ -59,6 +63,10 @@ class XTestProcessKeyboard:
         self._stop()
 
     def _call(self, operation: str, argument: str) -> None:
+        if not self._process.is_alive():  # it died (killed, out of memory): a new one types from now on
+            log.warning("the typing helper had stopped (exit code %s): starting another", self._process.exitcode)
+            self._stop()
+            self._start()
         try:
             self._conn.send((operation, argument))
         except OSError as exc:
