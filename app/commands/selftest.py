@@ -12,6 +12,8 @@ already printed still say what was fine):
   cannot work without it); no microphone right now is only reported, since one can be plugged
   in later and the app says so when dictation starts.
 - vad: the Silero voice-activity model loads (when live dictation is part of the build).
+- typing: with a display, the keyboard backend that types into other apps opens (X11: the
+  XTEST helper process starts); a warning where only a fallback opens, or none.
 - qt: a QApplication starts (offscreen when there is no display), fonts exist and the app icon
   renders through QtSvg.
 
@@ -145,6 +147,29 @@ def check_vad() -> CheckResult | None:
     return _ok(f"Silero VAD loaded, silence p = {probability:.3f}")
 
 
+def check_typing() -> CheckResult | None:
+    """Typing into other apps: the first keyboard backend for this desktop opens (on X11 that
+    starts the XTEST helper process, spawned as a frozen build spawns it). None without a
+    display. A backend that fails before another opens is a warning: typing works, but not as
+    this desktop prefers."""
+    from app.desktop.typing import OutputError, candidate_backends
+
+    failures = []
+    for name, factory in candidate_backends():
+        try:
+            keyboard = factory()
+        except OutputError as exc:
+            failures.append(f"{name}: {one_line(exc)}")
+            continue
+        keyboard.close()
+        if failures:
+            return CheckResult(CheckOutcome.WARN, f"{name} opens; before it {'; '.join(failures)}")
+        return _ok(f"{name} opens")
+    if failures:
+        return CheckResult(CheckOutcome.WARN, f"cannot type into other windows: {'; '.join(failures)}")
+    return None
+
+
 def check_qt() -> CheckResult:
     headless = sys.platform.startswith("linux") and not any(
         os.environ.get(v) for v in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")
@@ -204,6 +229,7 @@ def run_self_test() -> int:
         ("transcribe", model.transcribe),
         ("audio", check_audio),
         ("vad", check_vad),
+        ("typing", check_typing),
         ("qt", check_qt),
     ]
     results = [r for name, check in checks if (r := _run(name, check)) is not None]

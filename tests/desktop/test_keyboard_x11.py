@@ -203,6 +203,12 @@ def test_a_typing_helper_without_a_display_says_why() -> None:
         XTestProcessKeyboard(":4242")
 
 
+def test_the_self_test_says_typing_works_on_this_display(display: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "app", "--self-test"], env=dict(os.environ, DISPLAY=display),
+                            capture_output=True, text=True, timeout=300, cwd=ROOT, check=False)
+    assert "[ ok ] typing     X11 XTEST opens" in result.stdout, result.stdout + result.stderr
+
+
 def test_xdotool_types_into_an_xterm(xterm: Receiver) -> None:
     keyboard = XdotoolKeyboard()
     keyboard.type_text("typed by xdotool, 123\n")

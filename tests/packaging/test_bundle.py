@@ -173,10 +173,12 @@ def _assert_dictation_replays(exe: str, env: dict[str, str]) -> None:
 
 
 def test_frozen_self_test_on_an_x_display(dist: Path, tmp_path: Path) -> None:
-    """The xcb platform plugin and the X libraries the bundle carries, under Xvfb."""
+    """The xcb platform plugin and the X libraries the bundle carries, under Xvfb; and the typing
+    helper process, which the frozen app spawns through its own executable (freeze_support)."""
     with xvfb() as display:
         output = _self_test([str(dist / "earshot" / "earshot")], _user_env(tmp_path, DISPLAY=display))
     assert "platform xcb" in output
+    assert "[ ok ] typing     X11 XTEST opens" in output
 
 
 def test_tarball_unpacks_and_runs_headless(dist: Path, tmp_path: Path) -> None:
