@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,6 +134,29 @@ def test_a_modifier_held_all_along_delays_the_typing_once(qt_window: Receiver, d
         subprocess.run(["xdotool", "keyup", "ctrl"], env=env, check=True)
     assert qt_window.wait_for_text("held all along") == "held all along"
     assert MODIFIER_WAIT_S <= time.monotonic() - started < 3 * MODIFIER_WAIT_S
+
+
+def test_typing_stops_where_the_focus_moves_to_another_window(
+    qt_window: Receiver, xterm: Receiver, display: str
+) -> None:
+    # the user clicks into another window (a chat, a terminal) while Earshot types: the rest of
+    # the text must not land there; what was typed stays where it was typed
+    text = "Please move the meeting to Thursday afternoon and invite the whole team. " * 4
+    qt_window.focus()
+    keyboard = XTestProcessKeyboard(display)  # what the app uses
+    mover = threading.Timer(0.3, xterm.focus)
+    mover.start()
+    try:
+        with pytest.raises(OutputError, match="focus moved to another window"):
+            keyboard.type_text(text)
+    finally:
+        mover.join()
+        keyboard.close()
+    typed = qt_window.read()
+    assert 0 < len(typed) < len(text) and text.startswith(typed)
+    xterm.focus()
+    subprocess.run(["xdotool", "key", "Return"], env=dict(os.environ, DISPLAY=display), check=True)
+    assert xterm.wait_for_text("\n") == "\n"  # `cat` got an empty line: not one letter went there
 
 
 def test_the_typing_helper_types_and_gives_the_keyboard_map_back(qt_window: Receiver, display: str) -> None:

@@ -18,6 +18,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -90,15 +91,20 @@ class XTestKeyboard:
 
     # ------------------------------------------------------------------ KeyboardBackend
     def type_text(self, text: str) -> None:
-        modifiers = self._modifier_codes()
-        deadline = time.monotonic() + MODIFIER_WAIT_S  # for the whole text: a held hotkey waits once
+        """Type `text` into the focused window. Stops with `OutputError` where the focus moves to
+        another window mid-text: the rest would land there (a Return in a chat would send it)."""
+        guard = _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S, self._focus())
         keysyms = [char_keysym(c) for c in text if c != "\r"]
         start = 0
         while start < len(keysyms):
             end = self._bind_missing(keysyms, start)
-            for keysym in keysyms[start:end]:
-                keycode, shift = self._keymap.get(keysym) or (self._bound[keysym], False)
-                self._send_unmodified(partial(self._tap, keycode, shift), modifiers, deadline)
+            for index in range(start, end):
+                keycode, shift = self._keymap.get(keysyms[index]) or (self._bound[keysyms[index]], False)
+                if not self._send_unmodified(partial(self._tap, keycode, shift), guard):
+                    raise OutputError(
+                        f"Typing stopped after {index} of {len(keysyms)} characters: the focus moved to another "
+                        "window (the whole text is in Earshot's History)"
+                    )
                 time.sleep(KEY_DELAY_S)
             start = end
 
@@ -119,7 +125,7 @@ class XTestKeyboard:
             for code in reversed(codes):
                 self._fake(X.KeyRelease, code)
 
-        self._send_unmodified(chord_keys, self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S)
+        self._send_unmodified(chord_keys, _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S))
 
     def close(self) -> None:
         """Give the spare keycodes back (empty), then close the connection."""
@@ -204,21 +210,29 @@ class XTestKeyboard:
         keys = self._display.query_keymap()
         return [c for c in modifier_codes if keys[c // 8] & (1 << (c % 8))]
 
-    def _send_unmodified(self, send: Callable[[], None], modifier_codes: set[int], deadline: float) -> None:
+    def _focus(self) -> int:
+        """The input focus: a window id, or X.PointerRoot / X.NONE."""
+        focus = self._display.get_input_focus().focus
+        return int(getattr(focus, "id", focus))
+
+    def _send_unmodified(self, send: Callable[[], None], guard: _KeyGuard) -> bool:
         """Run `send` (fake key events) once no modifier is held: checked before every key of a
-        text, not once per text; past `deadline` (time.monotonic()) the modifiers still held are
-        released instead.
+        text, not once per text; past `guard.deadline` the modifiers still held are released
+        instead. False, and nothing sent, where the focus is no longer `guard.focus`.
 
         A hotkey pressed while Earshot types (its own stop chord) would otherwise make the next
         letters shortcuts, and Ctrl+A then a letter replaces everything in the user's window.
-        The check and the keys run under a server grab, so no other client's key (xdotool, a
-        remote desktop) lands between them; the grab lasts one key or chord, never a wait.
+        The checks and the keys run under a server grab, so no other client's key or focus
+        change (xdotool, a window manager) lands between them; the grab lasts one key or chord,
+        never a wait.
         """
         while True:
             self._display.grab_server()
             try:
-                held = self._held(modifier_codes)
-                clear = not held or time.monotonic() > deadline
+                if guard.focus is not None and self._focus() != guard.focus:
+                    return False
+                held = self._held(guard.modifier_codes)
+                clear = not held or time.monotonic() > guard.deadline
                 if clear:
                     for code in held:
                         self._fake(X.KeyRelease, code)
@@ -227,5 +241,15 @@ class XTestKeyboard:
                 self._display.ungrab_server()
                 self._display.flush()
             if clear:
-                return
+                return True
             time.sleep(0.02)
+
+
+@dataclass(frozen=True)
+class _KeyGuard:
+    """What a key waits for: no key of `modifier_codes` held (until `deadline`, time.monotonic()),
+    and the input focus still `focus` (None: wherever it is)."""
+
+    modifier_codes: set[int]
+    deadline: float
+    focus: int | None = None
