@@ -17,7 +17,7 @@ from test_dictation_window import dictate
 from app.controller.app_controller import AppController, AppParts
 from app.controller.desktop.integration import DesktopIntegration, DesktopOptions
 from app.controller.desktop.output_router import BACKSPACE, OutputOptions, OutputRouter
-from app.desktop.typing import OutputMode, OutputWorker
+from app.desktop.typing import OutputError, OutputMode, OutputWorker, TakeBackRefusal
 from app.ui.main_window import MainWindow
 from app.ui.spoken_edits import EDITED_THERE
 from app.ui.transcript_view import TranscriptView
@@ -103,3 +103,34 @@ def test_the_window_says_when_it_cannot_take_back(qtbot, parts) -> None:
     assert window.notice.isVisible() and window.notice.label.text() == NOTHING_TO_TAKE_BACK
     dictation.command.emit(CommandEvent(CommandKind.SCRATCH, EndEdit(" never shown.")))
     assert window.notice.label.text() == EDITED_THERE
+
+
+class StoppingKeyboard(RecordingKeyboard):
+    """Types the first half of each text, then stops as XTestKeyboard does when the focus moves to
+    another window mid-text (tests/desktop/test_keyboard_x11.py runs the real one)."""
+
+    def type_text(self, text: str) -> None:
+        super().type_text(text[: len(text) // 2])
+        raise OutputError("Typing stopped part way: the focus moved to another window")
+
+
+def test_after_typing_stopped_part_way_scratch_that_sends_no_backspace(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.dictation.command_match import CommandKind
+    from app.dictation.voice_edits import CommandEvent, EndEdit
+
+    keyboard = StoppingKeyboard()
+    router = OutputRouter(OutputOptions(OutputMode.TYPE), window_id=lambda: 42,
+                          worker_factory=lambda on_error: OutputWorker(on_error, lambda: keyboard))
+    errors: list[str] = []
+    notices: list[str] = []
+    router.error.connect(errors.append)
+    router.notice.connect(notices.append)
+    router.session_started()
+    router.committed(" Please call the office today.")
+    assert router.wait_idle(10)
+    qtbot.waitUntil(lambda: bool(errors))  # the worker's error reaches the GUI thread
+    router.take_back(CommandEvent(CommandKind.SCRATCH, EndEdit(" Please call the office today.")))
+    assert router.wait_idle(10)
+    assert keyboard.typed == [" Please call th"]  # no backspace: they would eat the user's own text
+    assert notices == [TakeBackRefusal.NOT_ALL_TYPED.value]
+    router.shutdown()

@@ -66,7 +66,7 @@ class OutputRouter(QObject):
         self._held = False
         self._waiting = ""  # text held back while the hotkey is down
         self._reported = False
-        self._worker_error.connect(self._report, Qt.ConnectionType.QueuedConnection)
+        self._worker_error.connect(self._typing_failed, Qt.ConnectionType.QueuedConnection)
 
     @property
     def mode(self) -> OutputMode:
@@ -153,6 +153,12 @@ class OutputRouter(QObject):
         self.typed.focus_seen(self._window_id())
         if not self.typed.text:
             self._focus_watch.stop()
+
+    def _typing_failed(self, message: str) -> None:
+        """A typing or key job failed, perhaps part way (the focus moved): what the window ends
+        with is no longer known, so nothing typed so far is taken back."""
+        self.typed.forget(TakeBackRefusal.NOT_ALL_TYPED)
+        self._report(message)
 
     def _report(self, message: str) -> None:
         if not self._reported:

@@ -22,6 +22,7 @@ class TakeBackRefusal(enum.Enum):
     )
     CHANGED = "That window's text no longer ends with those words, so Earshot leaves it as it is."
     BUSY = "Earshot is still pasting, so it leaves the text as it is."
+    NOT_ALL_TYPED = "Typing into that window stopped part way, so Earshot leaves the text as it is."
 
 
 @dataclass(frozen=True)
