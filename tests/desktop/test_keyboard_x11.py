@@ -222,6 +222,19 @@ def test_a_killed_typing_helper_is_replaced_at_the_next_text(qt_window: Receiver
         keyboard.close()
 
 
+def test_ctrl_c_in_the_apps_terminal_leaves_the_typing_helper_to_the_app(qt_window: Receiver, display: str) -> None:
+    # SIGINT reaches the whole process group; the app decides when its helper ends
+    keyboard = XTestProcessKeyboard(display)
+    try:
+        helper = keyboard._process
+        os.kill(helper.pid, signal.SIGINT)
+        keyboard.type_text("still typing")
+        assert qt_window.wait_for_text("still typing") == "still typing"
+        assert keyboard._process is helper and helper.is_alive()
+    finally:
+        keyboard.close()
+
+
 def test_a_typing_helper_without_a_display_says_why() -> None:
     with pytest.raises(OutputError, match="cannot open the X display"):
         XTestProcessKeyboard(":4242")

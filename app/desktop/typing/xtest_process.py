@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -101,6 +102,9 @@ def serve(conn: Connection, display_name: str | None) -> None:
     until the app's end of the pipe closes (the app exited or was killed)."""
     from app.desktop.typing.xtest import XTestKeyboard
 
+    # Ctrl-C in the app's terminal reaches the whole process group: the app stops the helper
+    # itself (or its pipe closes), so no KeyboardInterrupt traceback from here
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         keyboard = XTestKeyboard(display_name)
     except OutputError as exc:
