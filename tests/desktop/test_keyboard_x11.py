@@ -159,6 +159,24 @@ def test_typing_stops_where_the_focus_moves_to_another_window(
     assert xterm.wait_for_text("\n") == "\n"  # `cat` got an empty line: not one letter went there
 
 
+def test_keys_for_a_window_that_lost_the_focus_are_not_sent(qt_window: Receiver, xterm: Receiver, display: str) -> None:
+    # a spoken "scratch that" planned for the Qt window, whose backspaces wait behind typing
+    # while the user clicks into the terminal: they must not delete the terminal's text
+    keyboard = XTestProcessKeyboard(display)
+    try:
+        xterm.focus()
+        keyboard.type_text("typed in the terminal")
+        with pytest.raises(OutputError, match="focus moved"):
+            keyboard.send_keys_into("BackSpace", int(qt_window.window))
+        with pytest.raises(OutputError, match="focus moved"):
+            keyboard.type_text_into(" and more", int(qt_window.window))
+        keyboard.send_keys_into("Return", int(xterm.window))
+        assert xterm.wait_for_text("\n") == "typed in the terminal\n"
+        assert qt_window.read() == ""
+    finally:
+        keyboard.close()
+
+
 def test_the_typing_helper_types_and_gives_the_keyboard_map_back(qt_window: Receiver, display: str) -> None:
     # what the app uses on X11: XTestKeyboard in a process of its own
     before = spare_keycodes_in_use(display)

@@ -134,3 +134,40 @@ def test_after_typing_stopped_part_way_scratch_that_sends_no_backspace(qtbot) ->
     assert keyboard.typed == [" Please call th"]  # no backspace: they would eat the user's own text
     assert notices == [TakeBackRefusal.NOT_ALL_TYPED.value]
     router.shutdown()
+
+
+class GuardedRecordingKeyboard(RecordingKeyboard):
+    """Records which window each guarded key was meant for; "focus" says where the focus is, as
+    XTestKeyboard checks it under its server grab (the real one: tests/desktop/test_keyboard_x11.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.focus = 42
+
+    def type_text_into(self, text: str, window: int) -> None:
+        self._into(window)
+        self.type_text(text)
+
+    def send_keys_into(self, chord: str, window: int) -> None:
+        self._into(window)
+        self.send_keys(chord)
+
+    def _into(self, window: int) -> None:
+        if window != self.focus:
+            raise OutputError("not pressed: the focus moved to another window")
+
+
+def test_scratch_that_sends_its_backspaces_only_into_the_window_it_was_planned_for(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.dictation.command_match import CommandKind
+    from app.dictation.voice_edits import CommandEvent, EndEdit
+
+    keyboard = GuardedRecordingKeyboard()
+    router = OutputRouter(OutputOptions(OutputMode.TYPE), window_id=lambda: 42,
+                          worker_factory=lambda on_error: OutputWorker(on_error, lambda: keyboard))
+    router.committed(" Please call the office today.")
+    assert router.wait_idle(10)
+    keyboard.focus = 7  # the user clicked into another window after the edit was planned
+    router.take_back(CommandEvent(CommandKind.SCRATCH, EndEdit(" Please call the office today.")))
+    assert router.wait_idle(10)
+    assert keyboard.typed == [" Please call the office today."]  # not one backspace went to window 7
+    router.shutdown()

@@ -101,14 +101,19 @@ class OutputRouter(QObject):
         if self._paster is not None and self._paster.busy:
             self.notice.emit(TakeBackRefusal.BUSY.value)
             return
-        plan = self.typed.take_back(self._window_id(), edit.removed, edit.inserted)
+        window = self._window_id()
+        plan = self.typed.take_back(window, edit.removed, edit.inserted)
         if plan.refused is not None:
             self.notice.emit(plan.refused.value)
             return
+        # the keys may wait behind text still being typed: they go only into the window the
+        # edit was planned for, never into one the user clicked into meanwhile
         for _ in range(plan.backspaces):
-            self._worker.send_keys(BACKSPACE)
-        if plan.text:
-            self._send(plan.text)
+            self._worker.send_keys(BACKSPACE, window=window)
+        if plan.text and self.options.mode is OutputMode.TYPE:
+            self._worker.type_text(plan.text, window=window)
+        elif plan.text:
+            self.paster.paste(plan.text)
 
     def set_held(self, held: bool) -> None:
         self._held = held

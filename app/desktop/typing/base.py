@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class OutputMode(enum.Enum):
@@ -34,6 +34,18 @@ class KeyboardBackend(Protocol):
     def send_keys(self, chord: str) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class WindowGuardedKeyboard(Protocol):
+    """A backend that can send keys only while a given window has the focus (X11 XTEST): an
+    edit planned for one window never lands in another that took the focus meanwhile.
+    `window` is the X11 id of the focused window; both raise `OutputError` once the focus is
+    elsewhere, with nothing more sent."""
+
+    def type_text_into(self, text: str, window: int) -> None: ...
+
+    def send_keys_into(self, chord: str, window: int) -> None: ...
 
 
 MODIFIER_NAMES = {

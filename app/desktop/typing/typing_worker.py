@@ -7,7 +7,7 @@ import queue
 import threading
 from collections.abc import Callable
 
-from app.desktop.typing.base import KeyboardBackend, OutputError
+from app.desktop.typing.base import KeyboardBackend, OutputError, WindowGuardedKeyboard
 from app.desktop.typing.select import open_keyboard
 
 _Job = Callable[[KeyboardBackend], None]
@@ -37,16 +37,29 @@ class OutputWorker:
         self._thread = threading.Thread(target=self._run, name="earshot-output", daemon=True)
         self._thread.start()
 
-    def type_text(self, text: str) -> None:
-        if text:
-            self._jobs.put((lambda backend: backend.type_text(text), None))
+    def type_text(self, text: str, window: int | None = None) -> None:
+        """Type `text`; with `window` (an X11 window id), only while that window has the focus,
+        where the backend can tell (`WindowGuardedKeyboard`)."""
 
-    def send_keys(self, chord: str, after: Callable[[bool], None] | None = None) -> None:
-        """Press `chord`; `after(sent)` follows on the worker thread (sent False on failure)."""
+        def job(backend: KeyboardBackend) -> None:
+            if window is not None and isinstance(backend, WindowGuardedKeyboard):
+                backend.type_text_into(text, window)
+            else:
+                backend.type_text(text)
+
+        if text:
+            self._jobs.put((job, None))
+
+    def send_keys(self, chord: str, after: Callable[[bool], None] | None = None, window: int | None = None) -> None:
+        """Press `chord` (into `window` only, as `type_text`); `after(sent)` follows on the worker
+        thread (sent False on failure)."""
 
         def job(backend: KeyboardBackend) -> None:
             try:
-                backend.send_keys(chord)
+                if window is not None and isinstance(backend, WindowGuardedKeyboard):
+                    backend.send_keys_into(chord, window)
+                else:
+                    backend.send_keys(chord)
             except OutputError:
                 if after is not None:
                     after(False)

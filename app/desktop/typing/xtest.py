@@ -93,7 +93,15 @@ class XTestKeyboard:
     def type_text(self, text: str) -> None:
         """Type `text` into the focused window. Stops with `OutputError` where the focus moves to
         another window mid-text: the rest would land there (a Return in a chat would send it)."""
-        guard = _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S, self._focus())
+        self.type_text_into(text, self._focus())
+
+    def send_keys(self, chord: str) -> None:
+        self._send_chord(chord, None)
+
+    # ------------------------------------------------------------------ WindowGuardedKeyboard
+    def type_text_into(self, text: str, window: int) -> None:
+        """`type_text`, each key only while `window` (an X11 window id) has the focus."""
+        guard = _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S, window)
         keysyms = [char_keysym(c) for c in text if c != "\r"]
         start = 0
         while start < len(keysyms):
@@ -108,7 +116,11 @@ class XTestKeyboard:
                 time.sleep(KEY_DELAY_S)
             start = end
 
-    def send_keys(self, chord: str) -> None:
+    def send_keys_into(self, chord: str, window: int) -> None:
+        """`send_keys`, only while `window` (an X11 window id) has the focus."""
+        self._send_chord(chord, window)
+
+    def _send_chord(self, chord: str, window: int | None) -> None:
         modifiers, key = split_chord(chord)
         codes = [self._keycode(MODIFIER_NAMES[m]) for m in modifiers]
         keysym = XK.string_to_keysym(key) or XK.string_to_keysym(key.lower())
@@ -125,7 +137,9 @@ class XTestKeyboard:
             for code in reversed(codes):
                 self._fake(X.KeyRelease, code)
 
-        self._send_unmodified(chord_keys, _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S))
+        guard = _KeyGuard(self._modifier_codes(), time.monotonic() + MODIFIER_WAIT_S, window)
+        if not self._send_unmodified(chord_keys, guard):
+            raise OutputError(f"{chord} not pressed: the focus moved to another window, so Earshot leaves it as it is")
 
     def close(self) -> None:
         """Give the spare keycodes back (empty), then close the connection."""

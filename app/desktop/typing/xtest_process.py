@@ -49,27 +49,33 @@ class XTestProcessKeyboard:
             raise
 
     def type_text(self, text: str) -> None:
-        self._call("type", text)
+        self._call("type", text, None)
 
     def send_keys(self, chord: str) -> None:
-        self._call("keys", chord)
+        self._call("keys", chord, None)
+
+    def type_text_into(self, text: str, window: int) -> None:
+        self._call("type", text, window)
+
+    def send_keys_into(self, chord: str, window: int) -> None:
+        self._call("keys", chord, window)
 
     def close(self) -> None:
         """Ask the helper to give the keyboard map back and exit; stop it where it does not."""
         try:
-            self._conn.send(("close", ""))
+            self._conn.send(("close", "", None))
             self._reply(CLOSE_TIMEOUT_S)
         except (OSError, OutputError):
             log.info("the typing helper did not close cleanly", exc_info=True)
         self._stop()
 
-    def _call(self, operation: str, argument: str) -> None:
+    def _call(self, operation: str, argument: str, window: int | None) -> None:
         if not self._process.is_alive():  # it died (killed, out of memory): a new one types from now on
             log.warning("the typing helper had stopped (exit code %s): starting another", self._process.exitcode)
             self._stop()
             self._start()
         try:
-            self._conn.send((operation, argument))
+            self._conn.send((operation, argument, window))
         except OSError as exc:
             raise OutputError(f"the typing helper has stopped ({exc})") from exc
         self._reply(None)
@@ -114,23 +120,28 @@ def serve(conn: Connection, display_name: str | None) -> None:
     try:
         while True:
             try:
-                operation, argument = conn.recv()
+                operation, argument, window = conn.recv()
             except (EOFError, OSError):
                 return
             if operation == "close":
                 break
-            conn.send(_run(keyboard, operation, argument))
+            conn.send(_run(keyboard, operation, argument, window))
     finally:
         keyboard.close()
     conn.send(("ok", ""))
 
 
-def _run(keyboard: Any, operation: str, argument: str) -> tuple[str, str]:
+def _run(keyboard: Any, operation: str, argument: str, window: int | None) -> tuple[str, str]:
+    """One request: type `argument` or press the chord `argument`, into `window` where given."""
     try:
-        if operation == "type":
+        if operation == "type" and window is None:
             keyboard.type_text(argument)
-        elif operation == "keys":
+        elif operation == "type":
+            keyboard.type_text_into(argument, window)
+        elif operation == "keys" and window is None:
             keyboard.send_keys(argument)
+        elif operation == "keys":
+            keyboard.send_keys_into(argument, window)
         else:
             return "error", f"unknown request {operation!r}"
     except OutputError as exc:
