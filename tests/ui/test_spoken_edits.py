@@ -171,3 +171,22 @@ def test_scratch_that_sends_its_backspaces_only_into_the_window_it_was_planned_f
     assert router.wait_idle(10)
     assert keyboard.typed == [" Please call the office today."]  # not one backspace went to window 7
     router.shutdown()
+
+
+def test_in_paste_mode_an_edit_pastes_nothing_into_a_window_that_took_the_focus(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.dictation.command_match import CommandKind
+    from app.dictation.voice_edits import CommandEvent, EndEdit
+
+    keyboard = GuardedRecordingKeyboard()
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setText("the user's clipboard")
+    router = OutputRouter(OutputOptions(OutputMode.PASTE), window_id=lambda: 42,
+                          worker_factory=lambda on_error: OutputWorker(on_error, lambda: keyboard))
+    router.committed(" call the office")
+    qtbot.waitUntil(lambda: not router.paster.busy, timeout=10_000)  # no app reads the offscreen clipboard
+    keyboard.focus = 7  # the user clicked into another window after the edit was planned
+    router.take_back(CommandEvent(CommandKind.CAP, EndEdit(" office", " Office")))
+    qtbot.waitUntil(lambda: not router.paster.busy, timeout=10_000)
+    assert keyboard.typed == ["<ctrl+v>"]  # the dictated text's paste; the edit's keys all held back
+    assert clipboard.text() == "the user's clipboard"
+    router.shutdown()

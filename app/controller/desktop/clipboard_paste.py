@@ -61,7 +61,7 @@ class ClipboardPaster(QObject):
         self._worker = worker
         self._clipboard = clipboard
         self._target_for = target_for or (lambda: paste_target(focused_window_class()))
-        self._queue: deque[str] = deque()
+        self._queue: deque[tuple[str, int | None]] = deque()
         self._saved: dict[QClipboard.Mode, QMimeData | None] | None = None
         self._busy = False
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
@@ -74,9 +74,12 @@ class ClipboardPaster(QObject):
     def busy(self) -> bool:
         return self._busy or bool(self._queue) or self._saved is not None
 
-    def paste(self, text: str) -> None:
+    def paste(self, text: str, window: int | None = None) -> None:
+        """Paste `text`; with `window` (an X11 window id), only while that window has the focus
+        (where the keyboard backend can tell): a paste that waited behind others never lands in
+        a window the user clicked into meanwhile."""
         if text:
-            self._queue.append(text)
+            self._queue.append((text, window))
             if not self._busy:
                 self._next()
 
@@ -84,7 +87,7 @@ class ClipboardPaster(QObject):
         if not self._queue:
             self._restore()
             return
-        text = self._queue.popleft()
+        text, window = self._queue.popleft()
         target = self._target_for()
         modes = [QClipboard.Mode.Clipboard]
         if target.uses_primary and self._clipboard.supportsSelection():
@@ -97,7 +100,7 @@ class ClipboardPaster(QObject):
             self._clipboard.setMimeData(_TrackedMimeData(text, self._on_read), mode)
         self._busy = True
         self._timeout.start()
-        self._worker.send_keys(target.chord, after=self._key_sent.emit)
+        self._worker.send_keys(target.chord, after=self._key_sent.emit, window=window)
 
     def _on_read(self) -> None:
         if self._busy and not self._settle.isActive():

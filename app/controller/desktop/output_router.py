@@ -113,7 +113,7 @@ class OutputRouter(QObject):
         if plan.text and self.options.mode is OutputMode.TYPE:
             self._worker.type_text(plan.text, window=window)
         elif plan.text:
-            self.paster.paste(plan.text)
+            self.paster.paste(plan.text, window)
 
     def set_held(self, held: bool) -> None:
         self._held = held
@@ -149,6 +149,8 @@ class OutputRouter(QObject):
         self._focus_watch.start()
 
     def _send(self, text: str) -> None:
+        """Dictated text goes wherever the focus is when its turn comes (typing stops where the
+        focus moves mid-text); only a spoken edit is bound to the window it was planned for."""
         if self.options.mode is OutputMode.TYPE:
             self._worker.type_text(text)
         else:
