@@ -190,3 +190,6 @@ def test_in_paste_mode_an_edit_pastes_nothing_into_a_window_that_took_the_focus(
     assert keyboard.typed == ["<ctrl+v>"]  # the dictated text's paste; the edit's keys all held back
     assert clipboard.text() == "the user's clipboard"
     router.shutdown()
+    # Qt's offscreen platform segfaults at exit while the clipboard holds a QMimeData made in
+    # Python (the restored copy); the xcb platform the app runs on does not
+    clipboard.clear()
