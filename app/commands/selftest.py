@@ -152,21 +152,17 @@ def check_typing() -> CheckResult | None:
     starts the XTEST helper process, spawned as a frozen build spawns it). None without a
     display. A backend that fails before another opens is a warning: typing works, but not as
     this desktop prefers."""
-    from app.desktop.typing import OutputError, candidate_backends
+    from app.desktop.typing.select import try_keyboards
 
-    failures = []
-    for name, factory in candidate_backends():
-        try:
-            keyboard = factory()
-        except OutputError as exc:
-            failures.append(f"{name}: {one_line(exc)}")
-            continue
-        keyboard.close()
+    opening = try_keyboards()
+    failures = "; ".join(reason.splitlines()[0] for reason in opening.passed_over)
+    if opening.keyboard is not None:
+        opening.keyboard.close()
         if failures:
-            return CheckResult(CheckOutcome.WARN, f"{name} opens; before it {'; '.join(failures)}")
-        return _ok(f"{name} opens")
+            return CheckResult(CheckOutcome.WARN, f"{opening.name} opens; before it {failures}")
+        return _ok(f"{opening.name} opens")
     if failures:
-        return CheckResult(CheckOutcome.WARN, f"cannot type into other windows: {'; '.join(failures)}")
+        return CheckResult(CheckOutcome.WARN, f"cannot type into other windows: {failures}")
     return None
 
 

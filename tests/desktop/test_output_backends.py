@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from app.desktop.typing import OutputError, OutputWorker, candidate_backends, open_keyboard, paste_target
-from app.desktop.typing.base import split_chord
+from app.desktop.typing.base import KeyboardBackend, split_chord
+from app.desktop.typing.select import try_keyboards
 
 
 def names(platform: str, env: dict[str, str]) -> list[str]:
@@ -26,6 +29,23 @@ def test_no_working_backend_gives_one_clear_message() -> None:
     message = str(caught.value)
     assert "cannot type into other windows" in message
     assert "wtype" in message and "ydotool" in message and "'window' output mode" in message
+
+
+def test_the_backends_passed_over_before_one_opens_are_named() -> None:
+    """Scripted factories (no desktop needed): the self-test warns with these reasons."""
+    opened = cast(KeyboardBackend, object())  # never typed with: only its identity is checked
+
+    def refuses() -> KeyboardBackend:
+        raise OutputError("XTEST is missing\nmore detail")
+
+    def opens() -> KeyboardBackend:
+        return opened
+
+    opening = try_keyboards([("X11 XTEST", refuses), ("xdotool", opens), ("never", refuses)])
+    assert opening.name == "xdotool" and opening.keyboard is opened
+    assert opening.passed_over == ("X11 XTEST: XTEST is missing\nmore detail",)
+    nothing = try_keyboards([("X11 XTEST", refuses)])
+    assert nothing.keyboard is None and nothing.name is None and len(nothing.passed_over) == 1
 
 
 def test_the_output_worker_reports_a_backend_that_cannot_open() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from app.desktop.typing.base import KeyboardBackend, OutputError
 
@@ -62,15 +63,33 @@ def candidate_backends(
     return x11  # no display server: nothing to type into
 
 
-def open_keyboard(candidates: list[tuple[str, BackendFactory]] | None = None) -> KeyboardBackend:
-    """The first backend that opens; OutputError listing every reason when none does."""
-    reasons = []
+@dataclass(frozen=True)
+class KeyboardOpening:
+    """The backend that opened (`name`, `keyboard`; both None when none did) and, for each one
+    tried before it, "name: why it did not open"."""
+
+    name: str | None
+    keyboard: KeyboardBackend | None
+    passed_over: tuple[str, ...]
+
+
+def try_keyboards(candidates: list[tuple[str, BackendFactory]] | None = None) -> KeyboardOpening:
+    """Open the first backend that opens, keeping the reasons of those that did not."""
+    reasons: list[str] = []
     for name, factory in candidates if candidates is not None else candidate_backends():
         try:
-            return factory()
+            return KeyboardOpening(name, factory(), tuple(reasons))
         except OutputError as exc:
             reasons.append(f"{name}: {exc}")
-    tried = "; ".join(reasons) or "no display server found (DISPLAY and WAYLAND_DISPLAY are unset)"
+    return KeyboardOpening(None, None, tuple(reasons))
+
+
+def open_keyboard(candidates: list[tuple[str, BackendFactory]] | None = None) -> KeyboardBackend:
+    """The first backend that opens; OutputError listing every reason when none does."""
+    opening = try_keyboards(candidates)
+    if opening.keyboard is not None:
+        return opening.keyboard
+    tried = "; ".join(opening.passed_over) or "no display server found (DISPLAY and WAYLAND_DISPLAY are unset)"
     raise OutputError(
         f"Earshot cannot type into other windows here ({tried}). On X11 install python-xlib or xdotool; "
         "on Wayland install wtype (wlroots/KDE) or ydotool; or choose the 'window' output mode."

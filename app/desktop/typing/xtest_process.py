@@ -133,17 +133,18 @@ def serve(conn: Connection, display_name: str | None) -> None:
 
 def _run(keyboard: Any, operation: str, argument: str, window: int | None) -> tuple[str, str]:
     """One request: type `argument` or press the chord `argument`, into `window` where given."""
+    methods = {
+        "type": (keyboard.type_text, keyboard.type_text_into),
+        "keys": (keyboard.send_keys, keyboard.send_keys_into),
+    }
+    if operation not in methods:
+        return "error", f"unknown request {operation!r}"
+    anywhere, into_window = methods[operation]
     try:
-        if operation == "type" and window is None:
-            keyboard.type_text(argument)
-        elif operation == "type":
-            keyboard.type_text_into(argument, window)
-        elif operation == "keys" and window is None:
-            keyboard.send_keys(argument)
-        elif operation == "keys":
-            keyboard.send_keys_into(argument, window)
+        if window is None:
+            anywhere(argument)
         else:
-            return "error", f"unknown request {operation!r}"
+            into_window(argument, window)
     except OutputError as exc:
         return "error", str(exc)
     except Exception as exc:  # the X connection broke: say so in the app, keep the traceback here
