@@ -63,13 +63,9 @@ def build_parts(
 
 
 def load_engine(config: EngineConfig) -> LoadedEngine:
-    from app.dictation.policy_options import PolicyOptions
     from app.engine.models.loader import load_engine as real_load
 
     engine = real_load(config.model, config.precision, config.provider)
-    # Dictation times every window's words: that onnxruntime session is built here, off the GUI thread,
-    # not at the first dictation's start (nor mid-session, where it would hold up capture).
-    engine.prepare(PolicyOptions().effective_decode())
     return LoadedEngine(engine, describe_engine(engine, config))
 
 

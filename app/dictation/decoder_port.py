@@ -26,10 +26,6 @@ class WindowDecoder(Protocol):
     @property
     def tokenizer(self) -> TextTokenizer: ...
 
-    def prepare(self, options: DecodeOptions) -> None:
-        """Build what decoding with `options` needs (before the microphone opens)."""
-        ...
-
     def decode_window(
         self,
         audio: NDArray[np.float32],

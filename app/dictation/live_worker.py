@@ -80,8 +80,7 @@ class DictationWorker:
 
     # ------------------------------------------------------------------ control
     def start(self) -> None:
-        """Prepare the decoder, then start the source and the worker thread."""
-        self.policy.prepare()  # nothing built lazily mid-session holds up capture and the journal
+        """Start the source and the worker thread."""
         self.source.start()  # raises AudioDeviceError before anything runs
         self._state.move(WorkerState.RUNNING, leaving=(WorkerState.CREATED,))
         self._thread.start()

@@ -84,10 +84,6 @@ class StreamingPolicy:
         self.longest_window_s = 0.0
         self.hold_log = HoldLog()  # which commit-rule holds delayed which words (the benchmark reports it)
 
-    def prepare(self) -> None:
-        """Have the decoder build what this session's decodes need before the audio starts."""
-        self.window_decode.prepare()
-
     # ------------------------------------------------------------------ utterances
     def begin(self, start: int) -> None:
         """A new utterance starts at absolute sample `start` (padding included)."""

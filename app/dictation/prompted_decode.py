@@ -33,11 +33,6 @@ class PromptedDecoder:
         self._decode_options = options.effective_decode()
         self._final_options = options.final_decode()
 
-    def prepare(self) -> None:
-        """Have the decoder build what this session's decodes need before the audio starts."""
-        for options in (self._decode_options, self._final_options):
-            self.decoder.prepare(options)
-
     def decode(self, audio: NDArray[np.float32], final: bool, before: list[HypothesisWord]) -> WindowResult:
         """One decode of `audio` (float32 [n], 16 kHz), in the mode the quality switch chooses
         (decode_quality.py): with the beam, `before` (the committed text before the window)

@@ -61,9 +61,6 @@ class FakeEngine:
         for second in range(int(SECONDS_PER_FILE)):
             yield Segment(second, float(second), second + 1.0, f" words of {name}")
 
-    def prepare(self, options: DecodeOptions) -> None:
-        """Nothing to build: these tests transcribe files only."""
-
     def decode_window(self, audio: NDArray[np.float32], options: DecodeOptions,
                       prompt_tokens: Sequence[int] = (), cancel: CancelToken | None = None) -> WindowResult:
         raise AssertionError("these tests transcribe files only")

@@ -53,9 +53,6 @@ class ScriptedDecoder:
         self.reached, self.release = threading.Event(), threading.Event()
         self.calls = 0
 
-    def prepare(self, options: DecodeOptions) -> None:
-        """Nothing to build ahead: the script needs no word-timing session."""
-
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.calls += 1

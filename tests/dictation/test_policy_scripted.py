@@ -43,9 +43,6 @@ class ScriptedDecoder:
         self.beams: list[int] = []  # per decode: the beam size asked for
         self.prompts: list[list[int]] = []  # per decode: the prompt token ids
 
-    def prepare(self, options: DecodeOptions) -> None:
-        """Nothing to build: the answers are scripted."""
-
     def decode_window(self, audio: np.ndarray, options: DecodeOptions, prompt_tokens: Sequence[int] = (),
                       cancel: CancelToken | None = None) -> WindowResult:
         self.windows_s.append(audio.shape[0] / RATE)

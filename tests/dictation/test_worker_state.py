@@ -68,9 +68,6 @@ class _NoDecoder:
 
     tokenizer = None
 
-    def prepare(self, *args: object) -> None:
-        """Nothing to build: it never decodes."""
-
     def decode_window(self, *args: object, **kwargs: object) -> object:
         raise AssertionError("silence was decoded")
 

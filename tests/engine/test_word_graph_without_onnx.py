@@ -10,11 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import pytest
 from earshot_testing import DATA_DIR
 from onnx import TensorProto, helper, numpy_helper
 
 from app.engine.convert.layout import cross_weights_name
-from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, build_alignment_graph, heads_by_layer
+from app.engine.convert.model_facts import METADATA_KEY
+from app.engine.runtime import onnx_wire
+from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, build_alignment_graph, decoder_graph, heads_by_layer
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -54,6 +57,24 @@ def test_the_word_graph_equals_the_one_onnx_helper_builds(engine):
     ours = onnx.load_from_string(build_alignment_graph(decoder, heads))
     onnx.checker.check_model(ours)
     assert ours.SerializeToString() == _with_onnx_helper(decoder, heads).SerializeToString()
+
+
+def test_the_metadata_read_from_the_wire_is_what_onnxruntime_reads(engine):
+    decoder = engine.runtime.model_dir / "decoder.onnx"
+    assert onnx_wire.metadata(decoder.read_bytes()) == engine.runtime.decoder.get_modelmeta().custom_metadata_map
+    assert METADATA_KEY in onnx_wire.metadata(decoder.read_bytes())
+
+
+def test_a_damaged_decoder_is_opened_as_it_is_for_onnxruntime_to_refuse(tmp_path):
+    """Bytes that are not a model get no alignment output added and no error of their own: they
+    reach onnxruntime as they are, whose refusal the model store handles (test_model_integrity.py)."""
+    garbage = np.random.default_rng(0).bytes(5000)
+    for name, data in [("random", garbage), ("cut", b"\x0a\xff\xff\xff\x0f"), ("empty", b"")]:
+        path = tmp_path / f"{name}.onnx"
+        path.write_bytes(data)
+        assert decoder_graph(path) == data
+    with pytest.raises(ValueError, match="past the end"):
+        onnx_wire.metadata(b"\x0a\xff\xff\xff\x0f")
 
 
 def test_words_are_timed_without_importing_onnx(engine, tmp_path):

@@ -1,30 +1,36 @@
-"""The word-timing decoder: `decoder.onnx` plus one output, the alignment heads' cross-attention.
+"""The decoder's graph with one output added: the alignment heads' cross-attention.
 
-onnxruntime runs every node of a graph whatever outputs a run asks for (nodes that feed only an
-unrequested output, or no output at all, cost their full time), so the plain decoder
-carries no alignment output and no node for one. When words are asked for, this module derives a
-second session from the same file: the named weights `cross_weights_{layer}` (see
-convert/decoder_graph.py) of the alignment heads gathered into
+The converted `decoder.onnx` computes each layer's cross-attention weights under the names
+`cross_weights_{layer}` (see convert/decoder_graph.py). The runtime opens it with the
+alignment heads' weights gathered into one more output,
 
   `alignment_weights`  [batch, n_alignment_heads, n_tokens, 1500] float32
 
-(per step n_tokens is 1; a teacher-forced pass gives every position). The plain session, which
-chooses the tokens, is not touched, so the text with words on is the text without.
+(per step n_tokens is 1; a teacher-forced pass gives every position). onnxruntime runs every
+node whatever outputs a run asks for, but these few (a Gather per layer, a Concat, a Cast, two
+Reshapes and a Transpose over [rows, heads, 1, 1500] per step) cost nothing measurable beside a
+decoder step, so one session serves both the decoding steps, which do not fetch the output,
+and the word-timing pass, which does: no second session of the same weights is built or held.
+The tokens chosen are those of the file as it is: the added nodes only read its tensors.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
 import onnxruntime as ort
 
 from app.engine.convert.layout import cross_weights_name
+from app.engine.convert.model_facts import METADATA_KEY, ModelFacts
 from app.engine.runtime import onnx_wire as wire
-from app.engine.runtime.ort_sessions import SessionConfig, create_session_from_bytes
+from app.engine.runtime.ort_sessions import SessionConfig, create_session
 
 ALIGNMENT_OUTPUT = "alignment_weights"
 _FLOAT = 1  # TensorProto.FLOAT
+
+log = logging.getLogger(__name__)
 
 
 def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
@@ -82,11 +88,21 @@ def _to_rows(parts: list[str]) -> list[bytes]:
     ]
 
 
-def alignment_session(
-    decoder_path: Path, heads: Sequence[tuple[int, int]], config: SessionConfig
-) -> ort.InferenceSession:
-    """An onnxruntime session of the word-timing decoder (built in memory, a few hundred ms)."""
-    if not heads:
-        raise ValueError("the model names no alignment heads")
-    # A graph from bytes finds its side files through this folder (onnxruntime >= 1.17).
-    return create_session_from_bytes(build_alignment_graph(decoder_path, heads), config, decoder_path.parent)
+def decoder_graph(decoder_path: Path) -> bytes:
+    """`decoder_path`'s bytes with the `alignment_weights` output added where its metadata names
+    alignment heads, else as they are (a file without Earshot's metadata is refused later, by
+    the runtime, with its own message)."""
+    data = decoder_path.read_bytes()
+    try:
+        facts = wire.metadata(data).get(METADATA_KEY)
+        heads = ModelFacts.from_json(facts).alignment_heads if facts is not None else []
+    except (ValueError, KeyError, TypeError):  # damaged: onnxruntime or the runtime says so when it opens it
+        log.warning("could not read the metadata of %s", decoder_path, exc_info=True)
+        heads = []
+    return data + alignment_extension(heads) if heads else data
+
+
+def decoder_session(decoder_path: Path, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
+    """`create_session` of `decoder_graph(decoder_path)`; weights kept in side files are read
+    from the decoder's folder."""
+    return create_session(decoder_graph(decoder_path), config, decoder_path.parent)

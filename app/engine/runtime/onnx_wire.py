@@ -5,7 +5,8 @@ model when parsed: protobuf merges a message field that appears twice, appending
 fields (nodes, initializers, outputs). So a graph gains nodes without being parsed or
 rewritten, and without the `onnx` package, whose import (ml_dtypes with it) costs up to a
 second of a short run. Field numbers are those of onnx.proto (proto2; every field here is
-either a string, a varint or a message).
+either a string, a varint or a message). `metadata` reads a model's metadata the same way: it
+walks the model's top-level fields only, stepping over the graph without reading it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-_VARINT, _BYTES = 0, 2
+_VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
+_METADATA_PROPS = 14  # ModelProto.metadata_props: StringStringEntryProto (key 1, value 2)
 _INT64_ELEM_TYPE = 7  # TensorProto.INT64
 _ATTRIBUTE_INT, _ATTRIBUTE_INTS = 2, 7  # AttributeProto.INT, .INTS
 
@@ -80,3 +82,50 @@ def graph_extension(nodes: Sequence[bytes], initializers: Sequence[bytes], outpu
         + b"".join(_bytes_field(12, o) for o in outputs)
     )
     return _bytes_field(7, graph)
+
+
+def metadata(model: bytes) -> dict[str, str]:
+    """A serialized ModelProto's metadata_props as {key: value}; ValueError where the bytes are
+    not protobuf's wire format."""
+    found: dict[str, str] = {}
+    for number, value in _fields(memoryview(model)):
+        if number == _METADATA_PROPS and isinstance(value, memoryview):
+            entry = {n: bytes(v).decode() for n, v in _fields(value) if isinstance(v, memoryview)}
+            found[entry.get(1, "")] = entry.get(2, "")
+    return found
+
+
+def _fields(message: memoryview) -> Iterable[tuple[int, int | memoryview]]:
+    """(field number, value) of each top-level field of `message`: an int for varints and
+    fixed-size fields, a view of a length-delimited one's bytes (a graph is neither copied nor parsed)."""
+    at = 0
+    while at < len(message):
+        key, at = _read_varint(message, at)
+        number, kind = key >> 3, key & 7
+        if kind == _VARINT:
+            value, at = _read_varint(message, at)
+            yield number, value
+        elif kind == _BYTES:
+            size, at = _read_varint(message, at)
+            if at + size > len(message):
+                raise ValueError("a field runs past the end of the message")
+            yield number, message[at : at + size]
+            at += size
+        elif kind in (_FIXED64, _FIXED32):
+            width = 8 if kind == _FIXED64 else 4
+            yield number, int.from_bytes(message[at : at + width], "little")
+            at += width
+        else:
+            raise ValueError(f"wire type {kind} is not one a model holds")
+
+
+def _read_varint(data: memoryview, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise ValueError("a varint runs past the end of the message")
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        at, shift = at + 1, shift + 7
+        if byte < 0x80:
+            return value, at

@@ -70,13 +70,6 @@ def _quiet_numpy_blas() -> None:
     limit_numpy_blas_threads(1)
 
 
-def create_session_from_bytes(model: bytes, config: SessionConfig, data_folder: Path) -> ort.InferenceSession:
-    """A session of a serialized graph built in memory (the word-timing decoder), same options;
-    weights it keeps in side files are read from `data_folder`."""
-    session, _, _ = create_session(model, config, data_folder)
-    return session
-
-
 def create_session(
     model_path: Path | bytes, config: SessionConfig, data_folder: Path | None = None
 ) -> tuple[ort.InferenceSession, str, str | None]:

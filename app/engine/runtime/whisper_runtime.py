@@ -1,5 +1,8 @@
 """The two onnxruntime sessions of a converted model and the KV cache between decoder steps.
 
+The decoder's session also has the alignment heads' cross-attention as an output
+(alignment_graph.py): decoding steps do not fetch it, the word-timing pass does.
+
 Cache tensors stay onnxruntime OrtValues from one step to the next; only the logits of the
 last position come back to numpy. Every cache tensor (past, present, cross) has the dtype the
 graph declares, read from the graph itself, so fp16 graphs get fp16 caches.
@@ -21,6 +24,7 @@ from numpy.typing import NDArray
 from app.engine.convert.layout import DECODER_FILE, ENCODER_FILE, TOKENIZER_FILE
 from app.engine.convert.model_facts import METADATA_KEY, ModelFacts
 from app.engine.convert.weights import ModelFormatError
+from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT, decoder_session
 from app.engine.runtime.cpu_load import SpinChoice
 from app.engine.runtime.ort_sessions import SessionConfig, create_session
 from app.engine.tokenizer import WhisperTokenizer, parse_tokenizer_json
@@ -76,9 +80,10 @@ class WhisperRuntime:
         self.tokenizer = WhisperTokenizer(parsed, self.facts.multilingual)
         inputs = {i.name: i for i in self.decoder.get_inputs()}
         self.cache_dtype: type[np.floating[Any]] = _ORT_TYPES[inputs["past_k_0"].type]
-        self._decoder_outputs = [o.name for o in self.decoder.get_outputs()]
+        outputs = [o.name for o in self.decoder.get_outputs()]
+        self._decoder_outputs = [name for name in outputs if name != ALIGNMENT_OUTPUT]
+        self._has_alignment = ALIGNMENT_OUTPUT in outputs
         self._session_config = SessionConfig(self.provider, config.threads, config.spinning is not False)
-        self._aligners: dict[bool, ort.InferenceSession] = {}  # per spinning, built on first use
         # the sessions of each kind of threads, kept once built: the load comes and goes
         self._sessions = {self._session_config.spinning: (self.encoder, self.decoder)}
         dims = self.facts.dims
@@ -100,12 +105,12 @@ class WhisperRuntime:
             # core busy.
             on_cpu = config.provider.lower() == "cpu"
             on_cpu_config = dataclasses.replace(config, provider="cpu")
-            decoder = pool.submit(create_session, model_dir / DECODER_FILE, on_cpu_config) if on_cpu else None
+            decoder = pool.submit(decoder_session, model_dir / DECODER_FILE, on_cpu_config) if on_cpu else None
             parsed = parse_tokenizer_json((model_dir / TOKENIZER_FILE).read_text(encoding="utf-8"))
             self.encoder, self.provider, self.fallback_reason = encoder.result()
             if decoder is None:
                 decoder = pool.submit(
-                    create_session, model_dir / DECODER_FILE, dataclasses.replace(config, provider=self.provider)
+                    decoder_session, model_dir / DECODER_FILE, dataclasses.replace(config, provider=self.provider)
                 )
             self.decoder = decoder.result()[0]
         return parsed
@@ -132,13 +137,10 @@ class WhisperRuntime:
         if spinning not in self._sessions:
             with ThreadPoolExecutor(max_workers=2, thread_name_prefix="earshot-session") as pool:
                 encoder = pool.submit(create_session, self.model_dir / ENCODER_FILE, config)
-                decoder = pool.submit(create_session, self.model_dir / DECODER_FILE, config)
+                decoder = pool.submit(decoder_session, self.model_dir / DECODER_FILE, config)
                 self._sessions[spinning] = (encoder.result()[0], decoder.result()[0])
         self.encoder, self.decoder = self._sessions[spinning]
-        had_aligner = bool(self._aligners)
         self._session_config = config
-        if had_aligner:
-            self.prepare_alignment()
         log.info(
             "worker threads %s: other programs use %.1f cores",
             "spin" if spinning else "sleep",
@@ -176,29 +178,16 @@ class WhisperRuntime:
         cross: CrossAttention,
         cache_indices: NDArray[np.int64] | None = None,
     ) -> tuple[NDArray[np.float32], KVCache, NDArray[np.float32]]:
-        """`decode` on the word-timing decoder (alignment_graph.py), which also returns the
-        alignment heads' cross-attention weights [batch, n_alignment_heads, n_tokens, 1500] float32
-        (softmax over the 1500 audio frames of 20 ms, heads in `facts.alignment_heads` order).
-        The session is built on the first call; `decode` never pays for it."""
-        from app.engine.runtime.alignment_graph import ALIGNMENT_OUTPUT
-
+        """`decode` that also returns the alignment heads' cross-attention weights
+        [batch, n_alignment_heads, n_tokens, 1500] float32 (softmax over the 1500 audio frames
+        of 20 ms, heads in `facts.alignment_heads` order). ValueError for a model that names no
+        alignment heads."""
+        if not self._has_alignment:
+            raise ValueError("the model names no alignment heads")
         names = [*self._decoder_outputs, ALIGNMENT_OUTPUT]
-        logits, cache, extra = self._run(self.prepare_alignment(), names, tokens, cache, cross, cache_indices)
+        logits, cache, extra = self._run(self.decoder, names, tokens, cache, cross, cache_indices)
         weights: NDArray[np.float32] = extra[ALIGNMENT_OUTPUT].numpy()
         return logits, cache, weights
-
-    def prepare_alignment(self) -> ort.InferenceSession:
-        """The word-timing decoder's session, built now if it is not yet. Building it reads the
-        decoder's file and creates a session (about 0.15 s for tiny.en): a live session does it
-        before it starts capturing, so no decode mid-dictation waits on it."""
-        from app.engine.runtime.alignment_graph import alignment_session
-
-        spinning = bool(self._session_config.spinning)
-        if spinning not in self._aligners:
-            self._aligners[spinning] = alignment_session(
-                self.model_dir / DECODER_FILE, self.facts.alignment_heads, self._session_config
-            )
-        return self._aligners[spinning]
 
     def _run(
         self,

@@ -3,7 +3,7 @@
 `WindowWordAligner.align` is the engine function file transcription uses, and live dictation can
 use as it is: a window's cross K/V (the encoder output), its text tokens and the number of mel
 frames of real audio -> `Word`s with window-relative times. It runs one teacher-forced pass of the
-word-timing decoder ([sot sequence, <|notimestamps|>, text..., <|endoftext|>], as openai/whisper
+decoder ([sot sequence, <|notimestamps|>, text..., <|endoftext|>], as openai/whisper
 and faster-whisper do) and aligns its cross-attention (word_alignment.py).
 """
 
@@ -28,8 +28,8 @@ _NO_SPACE_LANGUAGES = frozenset({"zh", "yue", "ja", "th", "lo", "my"})
 
 
 class WindowWordAligner:
-    """Word times for windows decoded by one `WhisperRuntime` (its word-timing session is built
-    on first use)."""
+    """Word times for windows decoded by one `WhisperRuntime` (its decoder session carries the
+    alignment heads' attention)."""
 
     def __init__(self, runtime: WhisperRuntime) -> None:
         self.runtime = runtime

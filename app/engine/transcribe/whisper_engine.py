@@ -83,12 +83,6 @@ class WhisperEngine:
         kind = BatchedTranscriber if options.batch_size > 1 else FileTranscriber
         return kind(self.runtime, options, cancel, on_progress).transcribe(audio, duration_s, speech)
 
-    def prepare(self, options: DecodeOptions) -> None:
-        """Build now what decoding with `options` would build on its first use (the word-timing
-        session, for `word_timestamps`), so that first decode does not stall other threads."""
-        if options.word_timestamps:
-            self.runtime.prepare_alignment()
-
     def decode_window(
         self,
         audio: NDArray[np.float32],
@@ -100,7 +94,7 @@ class WhisperEngine:
 
         `prompt_tokens` are previous-text tokens (no specials). Segment times are relative to
         the start of `audio`. With `options.word_timestamps` the segments carry `words` too (one
-        teacher-forced pass of the word-timing decoder on this window's encoder output).
+        teacher-forced pass of the decoder, its attention fetched, on this window's encoder output).
         """
         audio, mel, n_frames, cross = self._encoded(audio)
         decoder = FallbackWindowDecoder(self.runtime, options)
