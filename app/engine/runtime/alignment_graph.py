@@ -105,4 +105,16 @@ def decoder_graph(decoder_path: Path) -> bytes:
 def decoder_session(decoder_path: Path, config: SessionConfig) -> tuple[ort.InferenceSession, str, str | None]:
     """`create_session` of `decoder_graph(decoder_path)`; weights kept in side files are read
     from the decoder's folder."""
-    return create_session(decoder_graph(decoder_path), config, decoder_path.parent)
+    session, provider, reason = create_session(decoder_graph(decoder_path), config, decoder_path.parent)
+    _forget_model_bytes(session)
+    return session, provider, reason
+
+
+def _forget_model_bytes(session: ort.InferenceSession) -> None:
+    """Drop the copy of the graph's bytes that onnxruntime's Python session keeps (the whole
+    decoder, 35 MB for tiny.en int8) to rebuild itself on the CPU should its provider fail at run
+    time. Earshot picks the provider when it opens the model and names any fallback then; a
+    decode that fails later raises instead of moving to the CPU unannounced."""
+    session.disable_fallback()
+    if getattr(session, "_model_bytes", None) is not None:
+        session._model_bytes = None  # private in onnxruntime; where it is gone, nothing is held
