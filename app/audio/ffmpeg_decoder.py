@@ -159,12 +159,15 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
     return None
 
 
-def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[Samples, None, None]:
+def decode_blocks(
+    path: str | os.PathLike[str], sample_rate: int, whole_file: bool = False
+) -> Generator[Samples, None, None]:
     """Yield mono float32 blocks (one second or less each) of the first audio track at `sample_rate`.
     Without ffmpeg on PATH, an integer PCM WAV is read by `wav_fallback`; anything else raises
-    the "install ffmpeg" `AudioDecodeError`."""
+    the "install ffmpeg" `AudioDecodeError`. `whole_file`: a WAV is read to the end of the file,
+    whatever length its header declares."""
     if shutil.which("ffmpeg") is None and wav_fallback.readable(path):
-        yield from wav_fallback.decode_blocks(path, sample_rate)
+        yield from wav_fallback.decode_blocks(path, sample_rate, whole_file)
         return
     ffmpeg = _tool("ffmpeg", path)
     if not is_raw_pcm(path):
@@ -180,6 +183,7 @@ def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[S
         "-hide_banner",
         "-loglevel",
         "error",
+        *(["-ignore_length", "1"] if whole_file else []),
         *_input_args(path),
         "-map",
         "0:a:0",

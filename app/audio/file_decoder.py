@@ -9,6 +9,9 @@ wheel) wherever `av` imports, else the `ffmpeg` command line (`ffmpeg_decoder`),
 the .deb uses: it depends on the distribution's ffmpeg instead of carrying PyAV's. `BACKEND`
 names the one in use.
 
+A WAV whose header declares less audio than the file holds (a recording cut off before its
+header was finished) is read to the end of the file (`wav_length`).
+
 Headerless files ending in `.raw` are read as signed 16-bit little-endian PCM, 16 kHz, mono
 (what `sox ... -t raw -e signed -b 16 -r 16000 -c 1` or `arecord -f S16_LE -r 16000` writes).
 
@@ -26,6 +29,7 @@ from types import ModuleType
 import numpy as np
 
 from app.audio.decode_common import RAW_PCM_SUFFIX, SAMPLE_RATE, AudioDecodeError, Samples, check_path
+from app.audio.wav_length import trailing_audio, warn_if_trailing
 
 __all__ = [
     "BACKEND",
@@ -116,6 +120,9 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
         check_path(path)  # never open a FIFO or a device: the open itself could block
     except AudioDecodeError:
         return None
+    trailing = trailing_audio(path)
+    if trailing is not None and trailing.byte_rate:
+        return trailing.file_s  # what is decoded (wav_length.py), not what the header says
     duration: float | None = _backend.probe_duration(path)
     return duration
 
@@ -125,7 +132,8 @@ def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[
     if sample_rate <= 0:
         raise ValueError(f"sample_rate must be positive, got {sample_rate}")
     check_path(path)
-    blocks: Generator[Samples, None, None] = _backend.decode_blocks(path, sample_rate)
+    whole_file = warn_if_trailing(path) is not None
+    blocks: Generator[Samples, None, None] = _backend.decode_blocks(path, sample_rate, whole_file)
     return blocks
 
 

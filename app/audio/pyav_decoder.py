@@ -60,10 +60,11 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
     return None
 
 
-def decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Iterator[Samples]:
-    """Yield mono float32 blocks (one per decoded frame, any length) at `sample_rate`."""
+def decode_blocks(path: str | os.PathLike[str], sample_rate: int, whole_file: bool = False) -> Iterator[Samples]:
+    """Yield mono float32 blocks (one per decoded frame, any length) at `sample_rate`;
+    `whole_file`: a WAV is read to the end of the file, whatever length its header declares."""
     n_samples = 0
-    with _open_container(path) as container:
+    with _open_container(path, whole_file) as container:
         if not container.streams.audio:
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
         stream = container.streams.audio[0]
@@ -162,15 +163,17 @@ def _frames_to_blocks(frames: list[AudioFrame]) -> Iterator[Samples]:
             yield finite(block.astype(np.float32, copy=False))
 
 
-def _open_container(path: str | os.PathLike[str]) -> InputContainer:
-    """Open `path` for reading; `.raw` files as s16le 16 kHz mono."""
+def _open_container(path: str | os.PathLike[str], whole_file: bool = False) -> InputContainer:
+    """Open `path` for reading; `.raw` files as s16le 16 kHz mono; `whole_file`: FFmpeg's WAV
+    reader ignores the header's length."""
     name = os.fspath(path)
     try:
         # Tags that are not valid UTF-8 (a damaged ID3 header) would otherwise fail the open
         # with UnicodeDecodeError although the audio is intact: they are read with U+FFFD.
         if is_raw_pcm(name):
             return av.open(name, mode="r", format="s16le", options=_RAW_OPTIONS, metadata_errors="replace")
-        return av.open(name, mode="r", metadata_errors="replace")
+        options = {"ignore_length": "1"} if whole_file else {}
+        return av.open(name, mode="r", options=options, metadata_errors="replace")
     except FileNotFoundError:
         raise AudioDecodeError(path, "no such file") from None
     except IsADirectoryError:
