@@ -29,8 +29,9 @@ def test_dtw_breaks_ties_as_openai_does():
     assert rows.tolist() == ref_rows.tolist() and cols.tolist() == ref_cols.tolist()
 
 
-def test_median_filter_equals_numpy_median_with_reflect_padding():
-    x = np.random.default_rng(0).normal(size=(3, 4, 50)).astype(np.float32)
+@pytest.mark.parametrize("shape", [(3, 4, 50), (3, 200, 1500)])  # one block of rows; several
+def test_median_filter_equals_numpy_median_with_reflect_padding(shape):
+    x = np.random.default_rng(0).normal(size=shape).astype(np.float32)
     windows = np.lib.stride_tricks.sliding_window_view(np.pad(x, [(0, 0), (0, 0), (3, 3)], mode="reflect"), 7, -1)
     np.testing.assert_array_equal(median_filter7(x), np.median(windows, axis=-1))
     short = x[..., :3]

@@ -38,13 +38,30 @@ def median_filter7(x: NDArray[np.float32]) -> NDArray[np.float32]:
     frames or fewer are returned as they are.
 
     A 13-exchange sorting network over 7 shifted views (Devillard's opt_med7) rather than a
-    partition of a [..., 7] window copy: many times faster on attention-sized inputs."""
-    pad = MEDIAN_WIDTH // 2
-    if x.shape[-1] <= pad:
-        return x
-    padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(pad, pad)], mode="reflect")
+    partition of a [..., 7] window copy: many times faster on attention-sized inputs. The rows
+    go through it `_BLOCK_BYTES` at a time, so the seven copies it works on stay in the CPU's
+    cache (about 3x faster than the whole [heads, tokens, frames] matrix at once, the same values)."""
     n = x.shape[-1]
-    p = [padded[..., k : k + n].copy() for k in range(MEDIAN_WIDTH)]
+    if n <= MEDIAN_WIDTH // 2:
+        return x
+    rows = x.reshape(-1, n)
+    block = max(1, _BLOCK_BYTES // (n * rows.itemsize))
+    out = np.empty_like(rows)
+    for start in range(0, rows.shape[0], block):
+        out[start : start + block] = _median7_rows(rows[start : start + block])
+    return out.reshape(x.shape)
+
+
+_BLOCK_BYTES = 1 << 19
+"""Half a MiB of rows per pass of the sorting network."""
+
+
+def _median7_rows(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    """`median_filter7` of `x` [rows, n] (n > 3) in one pass."""
+    pad = MEDIAN_WIDTH // 2
+    padded = np.pad(x, [(0, 0), (pad, pad)], mode="reflect")
+    n = x.shape[-1]
+    p = [padded[:, k : k + n].copy() for k in range(MEDIAN_WIDTH)]
     for a, b in (
         (0, 5),
         (0, 3),
