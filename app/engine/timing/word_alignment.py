@@ -24,13 +24,15 @@ def attention_matrix(weights: NDArray[np.float32], n_mel_frames: int) -> NDArray
     Re-normalising the cropped weights equals a softmax over the cropped scores (openai crops the
     scores before its softmax); then z-score over positions, median filter, mean over heads."""
     n_frames = max(1, min(weights.shape[-1], n_mel_frames // 2))
-    cropped = weights[:, :, :n_frames].astype(np.float32)
-    cropped /= np.maximum(cropped.sum(axis=-1, keepdims=True), np.float32(1e-30))
-    mean = cropped.mean(axis=-2, keepdims=True)
-    std = cropped.std(axis=-2, keepdims=True)
-    normalised = (cropped - mean) / np.maximum(std, np.float32(1e-12))
-    result: NDArray[np.float32] = median_filter7(normalised).mean(axis=0)
-    return result
+    total = np.zeros((weights.shape[1], n_frames), dtype=np.float32)
+    for head in weights:  # one head at a time: its [n_positions, n_frames] stays in the CPU's cache
+        cropped = head[:, :n_frames].astype(np.float32)
+        cropped /= np.maximum(cropped.sum(axis=-1, keepdims=True), np.float32(1e-30))
+        mean = cropped.mean(axis=-2, keepdims=True)
+        std = cropped.std(axis=-2, keepdims=True)
+        total += median_filter7((cropped - mean) / np.maximum(std, np.float32(1e-12)))
+    total /= np.float32(len(weights))
+    return total
 
 
 def median_filter7(x: NDArray[np.float32]) -> NDArray[np.float32]:
