@@ -176,8 +176,27 @@ def decode_blocks(
             raise AudioDecodeError(path, NOT_MEDIA_REASON)
         if not info.get("streams"):
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
+    command = _decode_command(ffmpeg, path, sample_rate, whole_file)
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: ffmpeg never blocks on its stderr
+        with subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=system_program_env()
+        ) as process:
+            assert process.stdout is not None
+            try:
+                n_samples = yield from _read_blocks(process.stdout)
+                process.wait()
+            finally:
+                if process.poll() is None:  # the caller stopped early (cancel): stop decoding now
+                    process.kill()
+        errors.seek(0)
+        problems = errors.read().decode("utf-8", "replace").strip()
+    _check_outcome(path, n_samples / sample_rate, process.returncode, problems)
+
+
+def _decode_command(ffmpeg: str, path: str | os.PathLike[str], sample_rate: int, whole_file: bool) -> list[str]:
+    """ffmpeg's arguments: the first audio track as mono f32le at `sample_rate` on stdout."""
     # -rematrix_maxval 1.0: libswresample's normalised mix (the mean), as the PyAV backend asks for
-    command = [
+    return [
         ffmpeg,
         "-nostdin",
         "-hide_banner",
@@ -197,20 +216,6 @@ def decode_blocks(
         "f32le",
         "pipe:1",
     ]
-    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: ffmpeg never blocks on its stderr
-        with subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=system_program_env()
-        ) as process:
-            assert process.stdout is not None
-            try:
-                n_samples = yield from _read_blocks(process.stdout)
-                process.wait()
-            finally:
-                if process.poll() is None:  # the caller stopped early (cancel): stop decoding now
-                    process.kill()
-        errors.seek(0)
-        problems = errors.read().decode("utf-8", "replace").strip()
-    _check_outcome(path, n_samples / sample_rate, process.returncode, problems)
 
 
 def _read_blocks(stdout: IO[bytes]) -> Generator[Samples, None, int]:
