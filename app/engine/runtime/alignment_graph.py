@@ -41,13 +41,6 @@ def heads_by_layer(heads: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
     return dict(sorted(grouped.items()))
 
 
-def build_alignment_graph(decoder_path: Path, heads: Sequence[tuple[int, int]]) -> bytes:
-    """The serialized decoder with the `alignment_weights` output added: the file's bytes and a
-    graph extension after them (onnx_wire.py), so the file is neither parsed nor rewritten here.
-    Weights kept in a side file (decoders over protobuf's 2 GiB) stay there, referenced, not loaded."""
-    return decoder_path.read_bytes() + alignment_extension(heads)
-
-
 def alignment_extension(heads: Sequence[tuple[int, int]]) -> bytes:
     """The nodes, constants and output that gather the alignment heads' cross-attention weights
     (`cross_weights_{layer}`, [audio_batch, heads, queries, 1500] per layer) into `alignment_weights`."""
@@ -91,7 +84,9 @@ def _to_rows(parts: list[str]) -> list[bytes]:
 def decoder_graph(decoder_path: Path) -> bytes:
     """`decoder_path`'s bytes with the `alignment_weights` output added where its metadata names
     alignment heads, else as they are (a file without Earshot's metadata is refused later, by
-    the runtime, with its own message)."""
+    the runtime, with its own message): the file's bytes and a graph extension after them
+    (onnx_wire.py), so the file is neither parsed nor rewritten here. Weights kept in a side file
+    (decoders over protobuf's 2 GiB) stay there, referenced, not loaded."""
     data = decoder_path.read_bytes()
     try:
         facts = wire.metadata(data).get(METADATA_KEY)
