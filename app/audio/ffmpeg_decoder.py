@@ -36,6 +36,7 @@ from app.audio.decode_common import (
     is_raw_pcm,
     no_samples_reason,
 )
+from app.audio.wav_length import TrailingAudio
 
 NAME = "ffmpeg"
 
@@ -160,14 +161,14 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
 
 
 def decode_blocks(
-    path: str | os.PathLike[str], sample_rate: int, whole_file: bool = False
+    path: str | os.PathLike[str], sample_rate: int, trailing: TrailingAudio | None = None
 ) -> Generator[Samples, None, None]:
     """Yield mono float32 blocks (one second or less each) of the first audio track at `sample_rate`.
     Without ffmpeg on PATH, an integer PCM WAV is read by `wav_fallback`; anything else raises
-    the "install ffmpeg" `AudioDecodeError`. `whole_file`: a WAV is read to the end of the file,
-    whatever length its header declares."""
+    the "install ffmpeg" `AudioDecodeError`. With `trailing` (wav_length.py) a WAV is read to the
+    end of the file, past its header's length."""
     if shutil.which("ffmpeg") is None and wav_fallback.readable(path):
-        yield from wav_fallback.decode_blocks(path, sample_rate, whole_file)
+        yield from wav_fallback.decode_blocks(path, sample_rate, trailing)
         return
     ffmpeg = _tool("ffmpeg", path)
     if not is_raw_pcm(path):
@@ -176,7 +177,7 @@ def decode_blocks(
             raise AudioDecodeError(path, NOT_MEDIA_REASON)
         if not info.get("streams"):
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
-    command = _decode_command(ffmpeg, path, sample_rate, whole_file)
+    command = _decode_command(ffmpeg, path, sample_rate, whole_file=trailing is not None)
     with tempfile.TemporaryFile() as errors:  # a file, not a pipe: ffmpeg never blocks on its stderr
         with subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=system_program_env()

@@ -132,8 +132,7 @@ def _decode_blocks(path: str | os.PathLike[str], sample_rate: int) -> Generator[
     if sample_rate <= 0:
         raise ValueError(f"sample_rate must be positive, got {sample_rate}")
     check_path(path)
-    whole_file = warn_if_trailing(path) is not None
-    blocks: Generator[Samples, None, None] = _backend.decode_blocks(path, sample_rate, whole_file)
+    blocks: Generator[Samples, None, None] = _backend.decode_blocks(path, sample_rate, warn_if_trailing(path))
     return blocks
 
 

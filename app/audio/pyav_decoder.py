@@ -31,6 +31,7 @@ from app.audio.decode_common import (
     is_raw_pcm,
     no_samples_reason,
 )
+from app.audio.wav_length import TrailingAudio
 
 NAME = "PyAV"
 
@@ -60,11 +61,13 @@ def probe_duration(path: str | os.PathLike[str]) -> float | None:
     return None
 
 
-def decode_blocks(path: str | os.PathLike[str], sample_rate: int, whole_file: bool = False) -> Iterator[Samples]:
-    """Yield mono float32 blocks (one per decoded frame, any length) at `sample_rate`;
-    `whole_file`: a WAV is read to the end of the file, whatever length its header declares."""
+def decode_blocks(
+    path: str | os.PathLike[str], sample_rate: int, trailing: TrailingAudio | None = None
+) -> Iterator[Samples]:
+    """Yield mono float32 blocks (one per decoded frame, any length) at `sample_rate`; with
+    `trailing` (wav_length.py) a WAV is read to the end of the file, past its header's length."""
     n_samples = 0
-    with _open_container(path, whole_file) as container:
+    with _open_container(path, whole_file=trailing is not None) as container:
         if not container.streams.audio:
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
         stream = container.streams.audio[0]

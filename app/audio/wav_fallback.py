@@ -17,7 +17,7 @@ import numpy as np
 
 from app.audio.decode_common import AudioDecodeError, Samples, finite, no_samples_reason
 from app.audio.resampler import StreamResampler
-from app.audio.wav_length import trailing_audio
+from app.audio.wav_length import TrailingAudio
 
 BLOCK_FRAMES = 16_000
 """Frames read from the file at a time (one second at 16 kHz)."""
@@ -58,16 +58,16 @@ def to_float(data: bytes, width: int, channels: int) -> Samples:
 
 
 def decode_blocks(
-    path: str | os.PathLike[str], sample_rate: int, whole_file: bool = False
+    path: str | os.PathLike[str], sample_rate: int, trailing: TrailingAudio | None = None
 ) -> Generator[Samples, None, None]:
     """Yield mono float32 blocks at `sample_rate`; `AudioDecodeError` when no frame decodes (an
-    empty data chunk, or one cut short right after the header). `whole_file`: the frames after
-    the length the header declares are read too (wav_length.py)."""
+    empty data chunk, or one cut short right after the header). With `trailing` (wav_length.py)
+    the frames after the length the header declares are read too."""
     with wave.open(os.fspath(path), "rb") as wav:
         width, channels, declared = wav.getsampwidth(), wav.getnchannels(), wav.getnframes()
         resampler = StreamResampler(wav.getframerate(), sample_rate)
         frame_bytes, frames = width * channels, 0
-        for data in _frame_bytes(wav, path, whole_file, frame_bytes):
+        for data in _frame_bytes(wav, path, trailing, frame_bytes):
             usable = len(data) - len(data) % frame_bytes  # a last frame cut in half is dropped
             frames += usable // frame_bytes
             if usable and (block := resampler.process(to_float(data[:usable], width, channels))).size:
@@ -79,13 +79,12 @@ def decode_blocks(
 
 
 def _frame_bytes(
-    wav: wave.Wave_read, path: str | os.PathLike[str], whole_file: bool, frame_bytes: int
+    wav: wave.Wave_read, path: str | os.PathLike[str], trailing: TrailingAudio | None, frame_bytes: int
 ) -> Generator[bytes, None, None]:
     """The data chunk's bytes, `BLOCK_FRAMES` frames at a time: those the header declares, then
-    with `whole_file` those after them to the end of the file."""
+    with `trailing` those after them to the end of the file."""
     while data := wav.readframes(BLOCK_FRAMES):
         yield data
-    trailing = trailing_audio(path) if whole_file else None
     if trailing is None:
         return
     with open(path, "rb") as raw:
