@@ -9,6 +9,8 @@ import stat
 import numpy as np
 import numpy.typing as npt
 
+from app.audio.mp4_index import UNFINISHED_MP4_REASON, is_unfinished_mp4
+
 SAMPLE_RATE = 16_000
 """Default output rate, samples per second (Whisper's input rate)."""
 
@@ -81,6 +83,12 @@ def no_samples_reason(damaged: bool) -> str:
 
 NOT_MEDIA_REASON = "not an audio or video file FFmpeg can read (unknown format or damaged)"
 NO_AUDIO_TRACK_REASON = "it has no audio track"
+
+
+def not_media_reason(path: str | os.PathLike[str]) -> str:
+    """Why FFmpeg could not open `path`: an MP4/MOV recording that was never finished is named
+    as such (its sound is there and can be repaired), anything else is `NOT_MEDIA_REASON`."""
+    return UNFINISHED_MP4_REASON if is_unfinished_mp4(path) else NOT_MEDIA_REASON
 
 
 def display_name(path: str) -> str:

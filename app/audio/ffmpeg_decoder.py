@@ -28,13 +28,13 @@ import numpy as np
 from app.audio import wav_fallback
 from app.audio.decode_common import (
     NO_AUDIO_TRACK_REASON,
-    NOT_MEDIA_REASON,
     AudioDecodeError,
     Samples,
     display_name,
     finite,
     is_raw_pcm,
     no_samples_reason,
+    not_media_reason,
 )
 from app.audio.wav_length import TrailingAudio
 
@@ -174,7 +174,7 @@ def decode_blocks(
     if not is_raw_pcm(path):
         info = _probe(path)
         if info is None:
-            raise AudioDecodeError(path, NOT_MEDIA_REASON)
+            raise AudioDecodeError(path, not_media_reason(path))
         if not info.get("streams"):
             raise AudioDecodeError(path, NO_AUDIO_TRACK_REASON)
     command = _decode_command(ffmpeg, path, sample_rate, whole_file=trailing is not None)

@@ -23,13 +23,13 @@ from av.packet import Packet
 
 from app.audio.decode_common import (
     NO_AUDIO_TRACK_REASON,
-    NOT_MEDIA_REASON,
     AudioDecodeError,
     Samples,
     display_name,
     finite,
     is_raw_pcm,
     no_samples_reason,
+    not_media_reason,
 )
 from app.audio.wav_length import TrailingAudio
 
@@ -185,4 +185,4 @@ def _open_container(path: str | os.PathLike[str], whole_file: bool = False) -> I
         raise AudioDecodeError(path, "permission denied") from None
     except (FFmpegError, OSError, UnicodeError):
         _log.debug("FFmpeg could not open %s", name, exc_info=True)
-        raise AudioDecodeError(path, NOT_MEDIA_REASON) from None
+        raise AudioDecodeError(path, not_media_reason(path)) from None
