@@ -1,6 +1,6 @@
 """Whether this checkout writes what another revision writes, on every clip of the shared sets.
 
-    python bench/same_outputs.py REV [--sets speech speech2 robustness] [--keep DIR]
+    python bench/same_outputs.py REV [--sets speech speech2 robustness] [--keep DIR] [--live]
 
 REV (a commit, branch or tag) is checked out in a detached worktree. Each checkout runs
 `python -m app transcribe` on every WAV of ../shared/data/<set> twice: greedy text
@@ -11,11 +11,17 @@ differs (in the JSON: text, segments, tokens, probabilities and word times; the 
 in both checkouts. A move that changes no behaviour prints 0 differing clips. A change of the
 engine's arithmetic (with int8 weights, one float rounding moves later roundings) shows here
 as clips that differ and the WER each set moves by.
+
+`--live` also replays the live sessions of `bench/dictation.py --fast` (speech with pauses and
+continuous, speech2 and robustness, each both ways) through each checkout's own bench script,
+and compares each session's committed text, live WER and per-word latency (fast replay is
+paced by the stream, not the machine, so the same code commits the same words).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import difflib
 import json
@@ -107,11 +113,51 @@ def report(sets: list[str], outs: dict[str, Path]) -> int:
     return changed
 
 
+LIVE_SETS = ["pauses", "continuous", "speech2", "robustness"]
+Sessions = dict[str, tuple[str, dict[str, object]]]
+"""Set name -> (committed text, the bench's row of scores)."""
+
+
+def live_sessions(checkout: Path, home: Path) -> Sessions:
+    """Each fast-replayed live session of `checkout`: set name -> (committed text, scores)."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(home / "cache"), XDG_DATA_HOME=str(home / "data"),
+               XDG_CONFIG_HOME=str(home / "config"))
+    command = [sys.executable, "bench/dictation.py", "--fast", "--texts", "--sets", *LIVE_SETS]
+    done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"{checkout}: live replay failed:\n{done.stderr[-2000:]}")
+    sessions: Sessions = {}
+    row: dict[str, object] | None = None
+    for line in done.stderr.splitlines():
+        if line.startswith("{'set'"):
+            row = ast.literal_eval(line[: line.rindex("}") + 1])
+        elif line.startswith("  live:") and row is not None:
+            sessions[str(row["set"])] = (line.split(":", 1)[1].strip(), row)
+            row = None
+    return sessions
+
+
+def report_live(before: Sessions, after: Sessions) -> int:
+    """Print each live session side by side; the number whose committed text differs."""
+    changed = 0
+    for name, (text, row) in before.items():
+        new_text, new_row = after.get(name, ("", {}))
+        same = text == new_text
+        changed += not same
+        print(f"live {name:28} {'same text' if same else 'TEXT DIFFERS'}   WER {row.get('wer_live')} -> "
+              f"{new_row.get('wer_live')} %   word p50/p95 {row.get('word_p50_s')}/{row.get('word_p95_s')} -> "
+              f"{new_row.get('word_p50_s')}/{new_row.get('word_p95_s')} s")
+        if not same:
+            print(f"    {first_change(text, new_text)}")
+    return changed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("rev")
     parser.add_argument("--sets", nargs="*", default=["speech", "speech2", "robustness"])
     parser.add_argument("--keep", type=Path, help="write the outputs here instead of a temporary folder")
+    parser.add_argument("--live", action="store_true", help="also compare the fast-replayed live sessions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
@@ -126,6 +172,11 @@ def main() -> None:
                     transcribe(checkout, files, Path(tmp) / f"home-{out.name}", out / name)
             print(f"\n{args.rev} -> this checkout (tiny.en, precision auto)")
             changed = report(args.sets, outs)
+            if args.live:
+                print()
+                sessions = [live_sessions(checkout, Path(tmp) / f"home-{out.name}")
+                            for out, checkout in zip(outs.values(), (other, HERE), strict=True)]
+                changed += report_live(*sessions)
             print(f"\n{changed} outputs differ")
         finally:
             subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(other)], check=False)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.dictation.audio_journal import AudioJournal
     from app.dictation.events import DictationEvent
     from app.dictation.live_worker import DictationOptions
+    from app.engine.transcribe.whisper_engine import WhisperEngine
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -146,10 +147,20 @@ _MARKS = ".,;:!?…"
 def run(args: argparse.Namespace) -> int:
     if args.list_devices:
         return _list_devices()
+    opened = _open(args)
+    if opened is None:
+        return 2
+    source, options, engine = opened
+    if not args.input and not args.json:
+        print("Listening... (Ctrl-C to stop)", file=sys.stderr)
+    return _dictate(args, source, options, engine)
+
+
+def _open(args: argparse.Namespace) -> tuple[MicrophoneCapture | ReplaySource, DictationOptions, WhisperEngine] | None:
+    """The audio source, the options and the loaded model; None after one line on stderr."""
     from app.audio.capture import AudioDeviceError
     from app.audio.file_decoder import AudioDecodeError
-    from app.dictation.events import EventType
-    from app.dictation.session import file_source, iter_events, microphone_source, start_session
+    from app.dictation.session import file_source, microphone_source
     from app.engine.models.loader import load_engine
     from app.engine.types import Precision
 
@@ -166,9 +177,18 @@ def run(args: argparse.Namespace) -> int:
     except (AudioDeviceError, AudioDecodeError, OSError, ValueError) as exc:
         log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {option_flag(exc)}", file=sys.stderr)
-        return 2
-    if not args.input and not args.json:
-        print("Listening... (Ctrl-C to stop)", file=sys.stderr)
+        return None
+    return source, options, engine
+
+
+def _dictate(
+    args: argparse.Namespace, source: MicrophoneCapture | ReplaySource, options: DictationOptions, engine: WhisperEngine
+) -> int:
+    """Run the session to its end, printing its text; the exit status."""
+    from app.audio.capture import AudioDeviceError
+    from app.dictation.events import EventType
+    from app.dictation.session import iter_events, start_session
+
     journal = None if args.input else _open_journal()  # a replayed file is on disk already
     with counting_stop_signals() as stops:  # a stop mid-print would skip the flush and the journal
         try:

@@ -41,25 +41,12 @@ def quantize_rows(
     (`signed_weights`: int8, else uint8 with zero point 128)."""
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
-    shared = [
-        numpy_helper.from_array(np.array(128, dtype=np.uint8), "rowq.zp"),
-        numpy_helper.from_array(np.array(1.0 / 127.0, dtype=np.float32), "rowq.inv127"),
-        numpy_helper.from_array(np.array(1e-8, dtype=np.float32), "rowq.eps"),
-        numpy_helper.from_array(np.array(128.0, dtype=np.float32), "rowq.offset"),
-        numpy_helper.from_array(np.array(0.0, dtype=np.float32), "rowq.zero"),
-        numpy_helper.from_array(np.array(1.0, dtype=np.float32), "rowq.one"),
-        numpy_helper.from_array(np.array([-1], dtype=np.int64), "rowq.flat"),
-    ]
     new_nodes: list[onnx.NodeProto] = []
     widths: set[int] = set()
     quantized: dict[str, str] = {}  # float input -> prefix of its quantized form
     for node in graph.node:
-        weight = inits.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
-        if weight is None or weight.data_type != TensorProto.FLOAT or weight.name in keep_float:
-            new_nodes.append(node)
-            continue
-        array = numpy_helper.to_array(weight)
-        if array.ndim != 2 or array.size < min_elements:
+        array = _float_weight(node, inits, min_elements, keep_float)
+        if array is None:
             new_nodes.append(node)
             continue
         q, scale = _quantize_weight(array, signed_weights)
@@ -74,15 +61,43 @@ def quantize_rows(
         widths.add(array.shape[0])
     del graph.node[:]
     graph.node.extend(new_nodes)
-    graph.initializer.extend(shared)
+    graph.initializer.extend(_shared_constants())
     graph.initializer.extend(
         numpy_helper.from_array(np.array([-1, k], dtype=np.int64), _const_name(k)) for k in sorted(widths)
     )
+    _drop_unused_initializers(graph)
+    return model
+
+
+def _float_weight(
+    node: onnx.NodeProto, inits: dict[str, onnx.TensorProto], min_elements: int, keep_float: frozenset[str]
+) -> NDArray[np.float32] | None:
+    """The float weight matrix [k, n] of a MatMul that is to be quantized; None for any other node."""
+    weight = inits.get(node.input[1]) if node.op_type == "MatMul" and len(node.input) == 2 else None
+    if weight is None or weight.data_type != TensorProto.FLOAT or weight.name in keep_float:
+        return None
+    array: NDArray[np.float32] = numpy_helper.to_array(weight)
+    return array if array.ndim == 2 and array.size >= min_elements else None
+
+
+def _shared_constants() -> list[onnx.TensorProto]:
+    """The scalars every quantized MatMul's nodes read."""
+    return [
+        numpy_helper.from_array(np.array(128, dtype=np.uint8), "rowq.zp"),
+        numpy_helper.from_array(np.array(1.0 / 127.0, dtype=np.float32), "rowq.inv127"),
+        numpy_helper.from_array(np.array(1e-8, dtype=np.float32), "rowq.eps"),
+        numpy_helper.from_array(np.array(128.0, dtype=np.float32), "rowq.offset"),
+        numpy_helper.from_array(np.array(0.0, dtype=np.float32), "rowq.zero"),
+        numpy_helper.from_array(np.array(1.0, dtype=np.float32), "rowq.one"),
+        numpy_helper.from_array(np.array([-1], dtype=np.int64), "rowq.flat"),
+    ]
+
+
+def _drop_unused_initializers(graph: onnx.GraphProto) -> None:
     used = {i for n in graph.node for i in n.input}
     keep = [t for t in graph.initializer if t.name in used]
     del graph.initializer[:]
     graph.initializer.extend(keep)
-    return model
 
 
 def _node(op: str, inputs: list[str], out: str, **attrs: Any) -> onnx.NodeProto:

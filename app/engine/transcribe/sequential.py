@@ -125,7 +125,7 @@ class FileTranscriber:
         self, feats: StreamedFeatures, info: TranscriptionInfo, start: float, first_window: CrossAttention | None
     ) -> Iterator[Segment]:
         """`first_window`: the encoder output of the window at 0, if language detection made it."""
-        state, timings = _State(), info.timings
+        state = _State()
         prev_prompt = (
             self.runtime.tokenizer.encode(" " + self.options.initial_prompt.strip())
             if self.options.initial_prompt
@@ -139,47 +139,75 @@ class FileTranscriber:
                 state.seek = self._skip_silence(feats, state.seek, size)
                 self._report(feats, info, state.seek)
                 continue
-            t0 = time.perf_counter()
-            window = feats.window(state.seek, size)
-            # At 0 the language detection already encoded the same padded window: not twice.
-            cross = first_window if state.seek == 0 and first_window is not None else self.runtime.encode(window[None])
-            t1 = time.perf_counter()
-            result = self._decode(cross, state, prev_prompt, info.language)
-            timings.encoder_s += t1 - t0
-            timings.decoder_s += time.perf_counter() - t1
-            timings.n_windows += 1
             previous_seek = state.seek
+            window, cross, result = self._decode_window(feats, state, size, prev_prompt, info, first_window)
             rejected = feats.speech.rejects(*span, result.outcome.no_speech_prob, result.outcome.avg_logprob)
             segments = self._advance(state, result, size, rejected)
-            if feats.n_frames is not None:  # the stream has ended: no time past its real end
-                clamp_in_place(segments, feats.n_samples / SAMPLE_RATE)
-            if self.words is not None and segments:
-                if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
-                    self.words.context.duration_s = feats.n_samples / SAMPLE_RATE
-                self.words.add(
-                    segments,
-                    cross,
-                    result.outcome.tokens,
-                    result.outcome.token_logprobs,
-                    info.language,
-                    previous_seek / FRAMES_PER_SECOND,
-                    size,
-                    window,
-                )
-            for seg in segments:
-                stamp(seg, result)
-            if self.gaps is not None and segments:
-                t2 = time.perf_counter()
-                decoded = DecodedWindow(previous_seek, state.seek, size, window, cross)
-                segments = self.gaps.filled(feats, decoded, segments, info.language, prev_prompt)
-                timings.decoder_s += time.perf_counter() - t2
-            yield from self._shown(state, segments)
+            decoded = DecodedWindow(previous_seek, state.seek, size, window, cross)
+            yield from self._shown(state, self._completed(feats, decoded, result, segments, info, prev_prompt))
             if not self.options.condition_on_previous_text or result.temperature > 0.5:
                 state.prompt_reset_since = len(state.all_tokens)
-            timings.n_tokens = self.decoder.n_tokens
-            timings.total_s = time.perf_counter() - start
+            info.timings.n_tokens = self.decoder.n_tokens
+            info.timings.total_s = time.perf_counter() - start
             self._report(feats, info, max(state.seek, previous_seek))
         self._report(feats, info, state.seek)
+
+    def _decode_window(
+        self,
+        feats: StreamedFeatures,
+        state: _State,
+        size: int,
+        prev_prompt: list[int],
+        info: TranscriptionInfo,
+        first_window: CrossAttention | None,
+    ) -> tuple[NDArray[np.float32], CrossAttention, WindowDecode]:
+        """The window of `size` mel frames at `state.seek`: its log-mel [n_mels, 3000] float32,
+        its encoder output and its decode (timed into `info.timings`)."""
+        t0 = time.perf_counter()
+        window = feats.window(state.seek, size)
+        # At 0 the language detection already encoded the same padded window: not twice.
+        cross = first_window if state.seek == 0 and first_window is not None else self.runtime.encode(window[None])
+        t1 = time.perf_counter()
+        result = self._decode(cross, state, prev_prompt, info.language)
+        info.timings.encoder_s += t1 - t0
+        info.timings.decoder_s += time.perf_counter() - t1
+        info.timings.n_windows += 1
+        return window, cross, result
+
+    def _completed(
+        self,
+        feats: StreamedFeatures,
+        decoded: DecodedWindow,
+        result: WindowDecode,
+        segments: list[Segment],
+        info: TranscriptionInfo,
+        prev_prompt: list[int],
+    ) -> list[Segment]:
+        """The window's segments kept inside the stream's real end, with their words (when asked)
+        and decoding stamps, and the speech the window passed over decoded among them."""
+        if feats.n_frames is not None:  # the stream has ended: no time past its real end
+            clamp_in_place(segments, feats.n_samples / SAMPLE_RATE)
+        if self.words is not None and segments:
+            if feats.n_frames is not None:  # the stream has ended: clamp words to its real length
+                self.words.context.duration_s = feats.n_samples / SAMPLE_RATE
+            outcome = result.outcome
+            self.words.add(
+                segments,
+                decoded.cross,
+                outcome.tokens,
+                outcome.token_logprobs,
+                info.language,
+                decoded.start_frame / FRAMES_PER_SECOND,
+                decoded.n_frames,
+                decoded.mel,
+            )
+        for seg in segments:
+            stamp(seg, result)
+        if self.gaps is not None and segments:
+            t0 = time.perf_counter()
+            segments = self.gaps.filled(feats, decoded, segments, info.language, prev_prompt)
+            info.timings.decoder_s += time.perf_counter() - t0
+        return segments
 
     def _decode(self, cross: CrossAttention, state: _State, initial: list[int], language: str) -> WindowDecode:
         """Decode the window conditioned on the text before it (after the `initial` prompt's
