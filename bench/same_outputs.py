@@ -162,6 +162,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or Path(tmp)
         other = Path(tmp) / "other"
+        (Path(tmp) / "shared").symlink_to(HERE.parent / "shared")  # the recordings, beside the worktree too
         subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", "-q", str(other), args.rev], check=True)
         try:
             outs = {args.rev: root / "rev", "this checkout": root / "this"}

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QSlider, QWidget
+from PySide6.QtWidgets import QSlider, QWidget
 
 from app.audio.microphones import Microphone
 from app.settings.schema import Settings
 from app.ui.microphone_picker import MicrophoneCombo
-from app.ui.settings_choices import form_page, seconds_box
+from app.ui.settings_choices import check_box, form_page, seconds_box
 
 
 class DictationSettingsPage(QWidget):
@@ -19,11 +19,7 @@ class DictationSettingsPage(QWidget):
         chosen = settings.dictation
         self.device = MicrophoneCombo(self)
         self.device.set_devices(devices, chosen.input_device)  # listed afresh: a microphone plugged in since
-        self.vad = QSlider(Qt.Orientation.Horizontal, self)
-        self.vad.setAccessibleName("Voice detection sensitivity")
-        self.vad.setRange(0, 100)
-        self.vad.setValue(round(chosen.vad_sensitivity * 100))
-        self.vad.setToolTip("Higher hears quieter speech; lower ignores more background noise")
+        self.vad = _sensitivity_slider(self, chosen.vad_sensitivity)
         self.min_silence = seconds_box(
             self,
             "Pause that ends a sentence",
@@ -40,21 +36,23 @@ class DictationSettingsPage(QWidget):
             chosen.speech_pad_s,
             "Keeps soft first sounds that voice detection hears late",
         )
-        self.close_sentences = QCheckBox("End sentences with a period at pauses and when I stop", self)
-        self.close_sentences.setAccessibleName("End sentences with a period")
-        self.close_sentences.setToolTip(
+        self.close_sentences = check_box(
+            self,
+            "End sentences with a period at pauses and when I stop",
+            "End sentences with a period",
             "A period between sentences you ended with a pause, and one when you stop "
-            "mid-sentence; off keeps only the punctuation you or the model wrote"
+            "mid-sentence; off keeps only the punctuation you or the model wrote",
+            chosen.close_sentences,
         )
-        self.close_sentences.setChecked(chosen.close_sentences)
-        self.keep_audio = QCheckBox("Keep dictation audio for playback", self)
-        self.keep_audio.setAccessibleName("Keep dictation audio for playback")
-        self.keep_audio.setToolTip(
+        self.keep_audio = check_box(
+            self,
+            "Keep dictation audio for playback",
+            "Keep dictation audio for playback",
             "Each dictation's recording stays in Earshot's private data folder while its "
             "History entry exists, so a clicked word can be heard again; deleting the "
-            "entry deletes it"
+            "entry deletes it",
+            chosen.keep_audio,
         )
-        self.keep_audio.setChecked(chosen.keep_audio)
         form_page(
             self,
             [
@@ -74,3 +72,13 @@ class DictationSettingsPage(QWidget):
         settings.dictation.speech_pad_s = round(self.speech_pad.value(), 2)
         settings.dictation.close_sentences = self.close_sentences.isChecked()
         settings.dictation.keep_audio = self.keep_audio.isChecked()
+
+
+def _sensitivity_slider(parent: QWidget, sensitivity: float) -> QSlider:
+    """Voice detection sensitivity, 0..1 shown as 0..100."""
+    slider = QSlider(Qt.Orientation.Horizontal, parent)
+    slider.setAccessibleName("Voice detection sensitivity")
+    slider.setRange(0, 100)
+    slider.setValue(round(sensitivity * 100))
+    slider.setToolTip("Higher hears quieter speech; lower ignores more background noise")
+    return slider

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -125,6 +126,15 @@ def seconds_box(parent: QWidget, name: str, low: float, high: float, value: floa
     box.setSuffix(" s")
     box.setValue(value)
     box.setToolTip(tip)
+    return box
+
+
+def check_box(parent: QWidget, text: str, name: str, tip: str, checked: bool) -> QCheckBox:
+    """A labelled on/off setting with its accessible name and tooltip."""
+    box = QCheckBox(text, parent)
+    box.setAccessibleName(name)
+    box.setToolTip(tip)
+    box.setChecked(checked)
     return box
 
 

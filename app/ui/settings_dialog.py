@@ -65,7 +65,23 @@ class SettingsDialog(QDialog):
         self.choose_folder: FolderPrompt = _folder_dialog
         self._models: list[ModelInfo] = []
         self._import: ModelImport | None = None
-        self.tabs = tabs = QTabWidget(self)
+        self.tabs = QTabWidget(self)
+        self._add_pages(controller)
+        show_every_tab(self.tabs)
+        buttons = self._buttons()
+        self.message = QLabel(self)
+        self.message.setObjectName("muted")
+        self.message.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self._load_models()
+        self._fill_precisions()
+
+    def _add_pages(self, controller: AppController) -> None:
+        """One tab per page; the fields tests and the dialog's own code read are named here."""
+        tabs = self.tabs
         tabs.addTab(self._model_tab(), "Model")
         self.text_page = TranscriptionSettingsPage(self.settings, self)
         page = self.text_page
@@ -87,7 +103,9 @@ class SettingsDialog(QDialog):
         self.window_page = WindowSettingsPage(self.settings, self)
         self.close_to_tray, self.theme = self.window_page.close_to_tray, self.window_page.theme
         tabs.addTab(self.window_page, "Window")
-        show_every_tab(tabs)
+
+    def _buttons(self) -> QDialogButtonBox:
+        """OK, Cancel and Apply, wired."""
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok
             | QDialogButtonBox.StandardButton.Cancel
@@ -98,15 +116,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.apply_button = buttons.button(QDialogButtonBox.StandardButton.Apply)
         self.apply_button.clicked.connect(self.apply)
-        self.message = QLabel(self)
-        self.message.setObjectName("muted")
-        self.message.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(tabs)
-        layout.addWidget(self.message)
-        layout.addWidget(buttons)
-        self._load_models()
-        self._fill_precisions()
+        return buttons
 
     # --- tabs ------------------------------------------------------------------------
 
@@ -126,14 +136,7 @@ class SettingsDialog(QDialog):
         self.remove_button.clicked.connect(self._remove_model)
         self.precision = QComboBox(tab)
         self.precision.setAccessibleName("Precision")
-        self.provider = QComboBox(tab)
-        self.provider.setAccessibleName("Execution provider")
-        self.provider.addItem("CPU (default)", None)
-        for name in self.controller.library.providers():
-            if name != "cpu":
-                self.provider.addItem(provider_label(name), name)
-        select_data(self.provider, self.settings.model.provider)
-        self.provider.currentIndexChanged.connect(lambda _i: self._fill_precisions())
+        self.provider = self._provider_combo(tab)
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_panel, 1)
         buttons.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -155,6 +158,18 @@ class SettingsDialog(QDialog):
         layout.addLayout(buttons)
         layout.addLayout(form)
         return tab
+
+    def _provider_combo(self, tab: QWidget) -> QComboBox:
+        """Where the model runs: the CPU, then every provider this onnxruntime offers."""
+        combo = QComboBox(tab)
+        combo.setAccessibleName("Execution provider")
+        combo.addItem("CPU (default)", None)
+        for name in self.controller.library.providers():
+            if name != "cpu":
+                combo.addItem(provider_label(name), name)
+        select_data(combo, self.settings.model.provider)
+        combo.currentIndexChanged.connect(lambda _i: self._fill_precisions())
+        return combo
 
     # --- models and precision --------------------------------------------------------
 
