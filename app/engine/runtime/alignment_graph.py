@@ -108,8 +108,8 @@ def decoder_session(decoder_path: Path, config: SessionConfig) -> tuple[ort.Infe
 def _forget_model_bytes(session: ort.InferenceSession) -> None:
     """Drop the copy of the graph's bytes that onnxruntime's Python session keeps (the whole
     decoder, 35 MB for tiny.en int8) to rebuild itself on the CPU should its provider fail at run
-    time. Earshot picks the provider when it opens the model and names any fallback then; a
-    decode that fails later raises instead of moving to the CPU unannounced."""
+    time. Earshot picks the provider when it opens the model and names any fallback then
+    (`create_session`); a decode that fails later raises instead of moving to the CPU unannounced."""
     session.disable_fallback()
     if getattr(session, "_model_bytes", None) is not None:
         session._model_bytes = None  # private in onnxruntime; where it is gone, nothing is held

@@ -100,6 +100,10 @@ def create_session(
             try:
                 session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
                 if session.get_providers()[0] == full:
+                    # onnxruntime's own fallback would rebuild the session on the CPU at the first
+                    # failed run, saying so only on stdout: a failure there raises instead, and
+                    # the CPU is only ever chosen here, with its reason named.
+                    session.disable_fallback()
                     return session, provider, None
                 reason = f"{provider} could not be initialised; using the CPU"
             except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
