@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSlider, QWidget
+from PySide6.QtWidgets import QCheckBox, QSlider, QWidget
 
 from app.audio.microphones import Microphone
-from app.settings.schema import Settings
+from app.settings.schema import DictationSettings, Settings
 from app.ui.microphone_picker import MicrophoneCombo
 from app.ui.settings_choices import check_box, form_page, seconds_box
 
@@ -36,23 +36,7 @@ class DictationSettingsPage(QWidget):
             chosen.speech_pad_s,
             "Keeps soft first sounds that voice detection hears late",
         )
-        self.close_sentences = check_box(
-            self,
-            "End sentences with a period at pauses and when I stop",
-            "End sentences with a period",
-            "A period between sentences you ended with a pause, and one when you stop "
-            "mid-sentence; off keeps only the punctuation you or the model wrote",
-            chosen.close_sentences,
-        )
-        self.keep_audio = check_box(
-            self,
-            "Keep dictation audio for playback",
-            "Keep dictation audio for playback",
-            "Each dictation's recording stays in Earshot's private data folder while its "
-            "History entry exists, so a clicked word can be heard again; deleting the "
-            "entry deletes it",
-            chosen.keep_audio,
-        )
+        self.close_sentences, self.keep_audio = _punctuation_and_playback(self, chosen)
         form_page(
             self,
             [
@@ -82,3 +66,25 @@ def _sensitivity_slider(parent: QWidget, sensitivity: float) -> QSlider:
     slider.setValue(round(sensitivity * 100))
     slider.setToolTip("Higher hears quieter speech; lower ignores more background noise")
     return slider
+
+
+def _punctuation_and_playback(parent: QWidget, chosen: DictationSettings) -> tuple[QCheckBox, QCheckBox]:
+    """The "End sentences with a period" and "Keep dictation audio" check boxes."""
+    close_sentences = check_box(
+        parent,
+        "End sentences with a period at pauses and when I stop",
+        "End sentences with a period",
+        "A period between sentences you ended with a pause, and one when you stop "
+        "mid-sentence; off keeps only the punctuation you or the model wrote",
+        chosen.close_sentences,
+    )
+    keep_audio = check_box(
+        parent,
+        "Keep dictation audio for playback",
+        "Keep dictation audio for playback",
+        "Each dictation's recording stays in Earshot's private data folder while its "
+        "History entry exists, so a clicked word can be heard again; deleting the "
+        "entry deletes it",
+        chosen.keep_audio,
+    )
+    return close_sentences, keep_audio

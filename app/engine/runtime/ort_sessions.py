@@ -93,25 +93,33 @@ def create_session(
     full = PROVIDER_NAMES.get(provider)
     if full is None:
         raise ValueError(f"unknown provider {config.provider!r}; choose from {', '.join(PROVIDER_NAMES)}")
-    if provider != "cpu":
-        if full not in ort.get_available_providers():
-            reason = f"{provider} is not available in this onnxruntime build; using the CPU"
-        else:
-            try:
-                session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
-                if session.get_providers()[0] == full:
-                    # onnxruntime's own fallback would rebuild the session on the CPU at the first
-                    # failed run, saying so only on stdout: a failure there raises instead, and
-                    # the CPU is only ever chosen here, with its reason named.
-                    session.disable_fallback()
-                    return session, provider, None
-                reason = f"{provider} could not be initialised; using the CPU"
-            except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
-                log.warning("%s could not load %s", provider, model_path, exc_info=True)
-                reason = f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
-        log.warning(reason)
-        return _cpu_session(model_path, options), "cpu", reason
-    return _cpu_session(model_path, options), "cpu", None
+    if provider == "cpu":
+        return _cpu_session(model_path, options), "cpu", None
+    session, reason = _provider_session(model_path, options, provider, full)
+    if session is not None:
+        return session, provider, None
+    log.warning(reason)
+    return _cpu_session(model_path, options), "cpu", reason
+
+
+def _provider_session(
+    model_path: Path | bytes, options: ort.SessionOptions, provider: str, full: str
+) -> tuple[ort.InferenceSession | None, str]:
+    """A session on `full` (onnxruntime's provider name), or None and why not in one line."""
+    if full not in ort.get_available_providers():
+        return None, f"{provider} is not available in this onnxruntime build; using the CPU"
+    try:
+        session = ort.InferenceSession(_source(model_path), options, providers=[full, "CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own Fail/RuntimeException types
+        log.warning("%s could not load %s", provider, model_path, exc_info=True)
+        return None, f"{provider} failed to load the model ({str(exc).splitlines()[0]}); using the CPU"
+    if session.get_providers()[0] != full:
+        return None, f"{provider} could not be initialised; using the CPU"
+    # onnxruntime's own fallback would rebuild the session on the CPU at the first failed run,
+    # saying so only on stdout: a failure there raises instead, and the CPU is only ever chosen
+    # when the model is opened, with its reason named.
+    session.disable_fallback()
+    return session, ""
 
 
 def _cpu_session(model_path: Path | bytes, options: ort.SessionOptions) -> ort.InferenceSession:
