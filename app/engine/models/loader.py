@@ -29,8 +29,10 @@ def load_engine(
     start = time.perf_counter()
     store = store or ModelStore()
     provider = (provider or "cpu").lower()
+    unavailable = None
     if provider not in available_providers():
-        log.warning("provider %s is not available in this onnxruntime build; using the CPU", provider)
+        # a settings file from a machine with a GPU, or `--provider cuda` here: the CPU, named
+        unavailable = f"{provider} is not available in this onnxruntime build; using the CPU"
         provider = "cpu"
     chosen = resolve_precision(precision, provider)
     entry = store.resolve(model)
@@ -44,6 +46,8 @@ def load_engine(
         if repaired is None:
             raise  # the files are as written: not damage, so no rebuild would help
         runtime = WhisperRuntime(repaired, config)
+    if unavailable is not None:
+        runtime.fallback_reason = runtime.fallback_reason or unavailable
     seconds = time.perf_counter() - start
     log.info(
         "model %s loaded: %s on %s in %.2f s from %s%s",
