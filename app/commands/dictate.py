@@ -178,6 +178,8 @@ def _open(args: argparse.Namespace) -> tuple[MicrophoneCapture | ReplaySource, D
         log.warning("dictation failed", exc_info=True)
         print(f"earshot dictate: {option_flag(exc)}", file=sys.stderr)
         return None
+    if engine.fallback_reason:
+        print(f"earshot dictate: {engine.fallback_reason}", file=sys.stderr)
     return source, options, engine
 
 

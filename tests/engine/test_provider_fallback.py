@@ -44,13 +44,17 @@ def test_an_unavailable_provider_loads_on_the_cpu_and_says_so() -> None:
     assert _text(engine) == _text(cpu) and len(_text(cpu).split()) >= 8
 
 
-def test_the_cli_names_the_fallback_once_and_transcribes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["transcribe", "dictate"])
+def test_the_cli_names_the_fallback_once_and_transcribes(command: str, tmp_path: Path) -> None:
     missing = _missing_provider()
+    args = ["--output-dir", str(tmp_path)] if command == "transcribe" else ["--input"]
     done = subprocess.run(
-        [sys.executable, "-m", "app", "transcribe", str(CLIP), "--provider", missing, "--output-dir", str(tmp_path)],
+        [sys.executable, "-m", "app", command, *args, str(CLIP), "--provider", missing],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     named = [line for line in done.stderr.splitlines() if "not available" in line]
-    assert named == [f"earshot: {missing} is not available in this onnxruntime build; using the CPU"], done.stderr
-    assert len((tmp_path / "espeak_meeting.txt").read_text().split()) >= 8
+    reason = f"{missing} is not available in this onnxruntime build; using the CPU"
+    assert named == [f"earshot{' dictate' if command == 'dictate' else ''}: {reason}"], done.stderr
+    text = (tmp_path / "espeak_meeting.txt").read_text() if command == "transcribe" else done.stdout
+    assert len(text.split()) >= 8
