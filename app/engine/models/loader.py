@@ -46,8 +46,8 @@ def load_engine(
         if repaired is None:
             raise  # the files are as written: not damage, so no rebuild would help
         runtime = WhisperRuntime(repaired, config)
-    if unavailable is not None:
-        runtime.fallback_reason = runtime.fallback_reason or unavailable
+    if unavailable is not None:  # the sessions were asked for the CPU: no reason of their own
+        runtime.fallback_reason = unavailable
     seconds = time.perf_counter() - start
     log.info(
         "model %s loaded: %s on %s in %.2f s from %s%s",
