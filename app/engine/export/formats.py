@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from app.engine.export.cue_text import one_line, vtt_escape
+from app.engine.export.file_names import temporary_name
 from app.engine.export.paragraphs import NO_SPACE_LANGUAGES, render_paragraphs
 from app.engine.export.subtitles import READABLE, SubtitleOptions, render_frames, render_word_cues
 from app.engine.timing.time_clamp import clamp_segments
@@ -83,9 +84,10 @@ def write_transcript(
 ) -> Path:
     """Write `<output_dir>/<stem>.<fmt>` and return its path.
 
-    The text goes to a hidden temporary file in `output_dir` which then replaces the target in
-    one step, so readers see the old file or the complete new one, never a partial one. On
-    any OSError (full disk, no permission, `output_dir` not a folder) the temporary file is
+    The text goes to a hidden temporary file in `output_dir` (its name fits the folder's limit
+    however long `stem` is: `app.engine.export.file_names`) which then replaces the target in
+    one step, so readers see the old file or the complete new one, never a partial one. On any
+    OSError (full disk, no permission, `output_dir` not a folder) the temporary file is
     removed and `ExportError` is raised; an existing target is left as it was. `mode` is the
     new file's permission bits before the umask (0o600 for a private copy).
     """
@@ -106,7 +108,7 @@ def _reason(error: OSError, output_dir: Path) -> str:
 
 
 def _write_atomically(target: Path, text: str, mode: int) -> None:
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    temporary = target.with_name(temporary_name(target, secrets.token_hex(4)))
     # os.open with 0o666 lets the user's umask decide the permissions, as for any new file.
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
