@@ -69,6 +69,7 @@ SLOW: dict[str, str] = {
     "tests/archive/test_ray_cluster.py": "starts a local Ray cluster with a tiny.en engine per actor",
     "tests/archive/test_folder_runs.py": "CLI processes over folder trees and a long joined file",
     "tests/engine/test_cli_output.py": "a CLI process per case",
+    "tests/archive/test_long_file_names.py": "a CLI process per case (two for the folder run)",
     "tests/engine/test_word_subtitles.py::test_cli_writes_word_timed_json_and_srt": "a CLI process",
     "tests/engine/test_times_within_audio.py::test_cli_srt_ends_with_the_audio": "a CLI process",
     "tests/audio/test_decode_fuzz.py::test_damaged_files_through_the_cli_give_text_or_one_error_line": "CLI processes",

@@ -6,7 +6,9 @@
      "settings": {"model": "tiny.en", "precision": "int8", "options": {...}, "formats": ["txt"]},
      "outputs": ["a/b/x.txt"], "duration_s": 5.2}
 
-A line is appended (one `write`, then fsync) only after all of that input's transcripts are
+`outputs` are the transcript files written, relative to the output folder: `<stem>.<format>`,
+or a shortened name where that would pass the folder's limit (app/engine/export/file_names.py;
+the same name on every run). A line is appended (one `write`, then fsync) only after all of that input's transcripts are
 written, so a run killed at any point (kill -9 included) leaves a manifest that names only
 finished work. A line that cannot be read (torn by a kill, bytes damaged on disk, edited by
 hand) is skipped, its input is simply transcribed again, and the run says so in one warning; a good

@@ -268,7 +268,7 @@ class ArchiveRun:
                     "size": identity.size,
                     "mtime_ns": identity.mtime_ns,
                     "settings": self.settings,
-                    "outputs": [f"{item.stem}.{fmt}" for fmt in self.formats],
+                    "outputs": [str(stem.parent / output.file_name(0, fmt)) for fmt in self.formats],
                     "duration_s": round(result.meta.duration_s, 3),
                 }
             )

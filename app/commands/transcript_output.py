@@ -3,10 +3,12 @@
 Files: `<output dir>/<stem>.<format>`, written atomically (temporary file + rename, see
 `app.engine.export.formats.write_transcript`), so a full disk never leaves a truncated transcript.
 Inputs whose stems collide (`a/x.wav` and `b/x.wav`, or `x.wav` and `x.mp3`) get distinct
-stems, in the order given: `x`, then `x-2`, `x-3`, ... (said once on stderr). A transcript that
-cannot be written where asked (folder unwritable, a file, disk full) is one line on stderr and is
-kept: written to a private fallback folder (its path said on stderr), or, if that fails too,
-printed on stdout.
+stems, in the order given: `x`, then `x-2`, `x-3`, ... (said once on stderr). A name that would
+pass the output folder's limit (an input named near it: `x.mp3` of 255 bytes gives `x.json` of
+256) is shortened (`app.engine.export.file_names`: the same name on every run), said once on
+stderr. A transcript that cannot be written where asked (folder unwritable, a file, disk full) is
+one line on stderr and is kept: written to a private fallback folder (its path said on stderr),
+or, if that fails too, printed on stdout.
 
 Stdout (`--output-dir -`): one document alone is printed as is. Several documents (several
 formats, or several files that were transcribed) are each preceded by a header line
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app import user_dirs
+from app.engine.export.file_names import fitted_stem, name_max, shortened_line, stems_for
 from app.private_files import private_dir
 
 if TYPE_CHECKING:
@@ -83,16 +86,30 @@ class TranscriptOutput:
         self._held: tuple[str, str] | None = None  # (header, text) of the first document
         self._printed = 0
         self.started = time.strftime("%Y%m%d-%H%M%S")  # one stamp for the run's kept copies
+        self.file_stems: list[list[str]] = []  # per input, per format: the stem its file has
         if not self.to_stdout:
             self._say_renames(inputs)
 
     def _say_renames(self, inputs: Sequence[str]) -> None:
+        """Fit each input's file names to the output folder (`file_stems`); say once for each
+        input whose transcript is not named after it."""
+        suffixes = [f".{fmt}" for fmt in self.formats]
         for name, stem in zip(inputs, self.stems, strict=True):
-            if stem != Path(name).stem:
+            self.file_stems.append(stems_for(self.output_dir, stem, suffixes))
+            if shortened := shortened_line(name, stem, self.file_stems[-1], suffixes):
+                print(f"earshot: {shortened}", file=sys.stderr)
+            elif stem != Path(name).stem:
                 print(
                     f"earshot: {name}: another input has the same name; its transcript is written as {stem}.<format>",
                     file=sys.stderr,
                 )
+
+    def file_name(self, index: int, fmt: str) -> str:
+        """The name input `index`'s `fmt` file has in the output folder."""
+        return f"{self._file_stem(index, fmt)}.{fmt}"
+
+    def _file_stem(self, index: int, fmt: str) -> str:
+        return self.file_stems[index][self.formats.index(fmt)]
 
     def write(self, index: int, segments: list[Segment], meta: TranscriptMeta) -> bool:
         """Write input `index`'s documents; False when any of them could not go where asked."""
@@ -101,7 +118,7 @@ class TranscriptOutput:
             if self.to_stdout:
                 self._print(fmt, segments, meta)
             else:
-                ok = self._write_file(fmt, segments, meta, self.stems[index]) and ok
+                ok = self._write_file(fmt, segments, meta, index) and ok
         return ok
 
     def finish(self) -> None:
@@ -136,15 +153,15 @@ class TranscriptOutput:
         sys.stdout.flush()
         self._printed += 1
 
-    def _write_file(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, stem: str) -> bool:
+    def _write_file(self, fmt: str, segments: list[Segment], meta: TranscriptMeta, index: int) -> bool:
         from app.engine.export.formats import ExportError, write_transcript
 
         try:
-            out = write_transcript(fmt, segments, meta, self.output_dir, stem, self.subtitles)
+            out = write_transcript(fmt, segments, meta, self.output_dir, self._file_stem(index, fmt), self.subtitles)
         except ExportError as error:
             _log.exception("transcript of %s not written to %s", meta.file, self.output_dir)
             print(f"earshot: error: {error}", file=sys.stderr)
-            self._keep(fmt, segments, meta, stem)
+            self._keep(fmt, segments, meta, self.stems[index])
             return False
         print(f"wrote {out}", file=sys.stderr)
         return True
@@ -155,7 +172,7 @@ class TranscriptOutput:
 
         try:
             folder = private_dir(fallback_dir())
-            kept_stem = _unused_stem(folder, f"{stem}-{self.started}", fmt)
+            kept_stem = _unused_stem(folder, stem, self.started, fmt)
             out = write_transcript(fmt, segments, meta, folder, kept_stem, self.subtitles, mode=0o600)
         except (ExportError, OSError):
             _log.exception("transcript of %s not written to the fallback folder either", meta.file)
@@ -171,10 +188,13 @@ def fallback_dir() -> Path:
     return user_dirs.data_dir() / FALLBACK_FOLDER
 
 
-def _unused_stem(folder: Path, base: str, fmt: str) -> str:
-    """`base`, or `base-2`, `base-3`, ... if that is taken: never overwrite a kept transcript."""
-    candidate, number = base, 1
-    while (folder / f"{candidate}.{fmt}").exists():
+def _unused_stem(folder: Path, stem: str, started: str, fmt: str) -> str:
+    """`<stem>-<started>`, or that and `-2`, `-3`, ... if it is taken: never overwrite a kept
+    transcript. Where the name would pass the folder's limit the stem is shortened, the time kept."""
+    limit, number = name_max(folder), 1
+    while True:
+        tail = f"-{started}" if number == 1 else f"-{started}-{number}"
+        candidate = fitted_stem(stem, f"{tail}.{fmt}", limit) + tail
+        if not (folder / f"{candidate}.{fmt}").exists():
+            return candidate
         number += 1
-        candidate = f"{base}-{number}"
-    return candidate
