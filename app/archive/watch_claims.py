@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.engine.export.file_names import fitted_stem, name_max
+
 log = logging.getLogger(__name__)
 
 CLAIM_SUFFIX = ".earshot-claim"
@@ -32,8 +34,9 @@ on every watch poll, every few seconds)."""
 
 def claim_path(media: Path, folder: Path) -> Path:
     """The claim on `media` kept in `folder` (where its transcripts go): hidden, and not a media
-    file, so no watcher lists it."""
-    return folder / f".{media.name}{CLAIM_SUFFIX}"
+    file, so no watcher lists it. For a media name near the file system's limit the name is
+    shortened to fit, the same way in every app (`app.engine.export.file_names`)."""
+    return folder / f"{fitted_stem(f'.{media.name}', CLAIM_SUFFIX, name_max(folder))}{CLAIM_SUFFIX}"
 
 
 @dataclass(frozen=True)

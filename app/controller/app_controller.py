@@ -96,6 +96,7 @@ class AppController(QObject):
         self.jobs.job_finished.connect(self._save_file_transcript)
         self.watched = WatchedFiles(self.jobs, parts.history, parts.exporter, parts.watch, self)
         self.watched.files_not_written.connect(self.notice)
+        self.watched.names_shortened.connect(self.notice)
         self.record_display = RecordDisplayState(self.dictation, self.models, self)
         self.downloads = ModelDownloads(self)
         self.library = ModelLibrary(parts.catalog, self._models_in_use, self)

@@ -63,9 +63,11 @@ class WatchOptions:
 class WatchedFiles(QObject):
     """Queues the settled files of `folders` (see `set_folders`) on `jobs`; `queued(paths)` is
     called with what each poll added. `files_not_written(line)`: a transcript's files could not
-    all be written (its History entry is kept)."""
+    all be written (its History entry is kept). `names_shortened(line)`: a transcript's file names
+    had to be shortened to fit the folder's file system (the line names them)."""
 
     files_not_written = Signal(str)
+    names_shortened = Signal(str)
 
     def __init__(
         self,
@@ -168,6 +170,8 @@ class WatchedFiles(QObject):
 
     def _files_written(self, answers: list[WriteAnswer]) -> None:
         for answer in answers:
+            if answer.result.renamed:
+                self.names_shortened.emit(answer.result.renamed)
             if answer.result.problem:
                 self.files_not_written.emit(answer.result.problem)
             self.claims.release(answer.media)  # after the files: another app finds them and passes it over
