@@ -2,7 +2,9 @@
 
 File names are the inputs' stems; two jobs with the same stem (`a/talk.wav`, `b/talk.mp3`) or a
 file already in the folder never collide: the later one is written as `talk-2.txt`, `talk-3.txt`, ...
-(compared case-insensitively, as on Windows and macOS file systems). Nothing is overwritten.
+(compared case-insensitively, as on Windows and macOS file systems). Nothing is overwritten. A name
+that would pass the folder's limit (a media file named near it) is shortened
+(`app.engine.export.file_names`); each job's row says the name written.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.ports import EXPORT_FORMATS
+from app.engine.export.file_names import fitted_stem, name_max
 
 
 @dataclass(frozen=True)
@@ -45,17 +48,23 @@ ExportAllPrompt = Callable[[QWidget, str, int], "ExportAllChoice | None"]
 
 
 def distinct_targets(stems: Sequence[str], fmt: str, folder: Path) -> list[Path]:
-    """One `<folder>/<stem>.<fmt>` per stem, none equal to another or to a file in `folder`."""
+    """One `<folder>/<stem>.<fmt>` per stem, none equal to another or to a file in `folder`, each
+    within the folder's limit on a name's length (bytes)."""
     taken = {p.name.casefold() for p in folder.iterdir()} if folder.is_dir() else set()
+    limit = name_max(folder)
     targets = []
     for stem in stems:
-        name, number = f"{stem}.{fmt}", 1
+        name, number = _fitted(stem, f".{fmt}", limit), 1
         while name.casefold() in taken:
             number += 1
-            name = f"{stem}-{number}.{fmt}"
+            name = _fitted(stem, f"-{number}.{fmt}", limit)
         taken.add(name.casefold())
         targets.append(folder / name)
     return targets
+
+
+def _fitted(stem: str, suffix: str, limit: int) -> str:
+    return fitted_stem(stem, suffix, limit) + suffix
 
 
 class ExportAllDialog(QDialog):

@@ -25,6 +25,7 @@ from app.controller.job_records import Job
 from app.controller.ports import FileTranscript
 from app.controller.review import file_entry_id, from_segments
 from app.controller.states import JobState
+from app.engine.export.file_names import fitted_stem, name_max
 from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
@@ -172,8 +173,9 @@ class JobsPanel(QWidget):
         transcript = self._transcript(job_id)
         if transcript is None:
             return
-        folder = self.controller.settings.window.export_dir or str(transcript.path.parent)
-        target = self.save_as(self, str(Path(folder) / f"{transcript.path.stem}.{fmt}"), fmt)
+        folder = Path(self.controller.settings.window.export_dir or transcript.path.parent)
+        name = fitted_stem(transcript.path.stem, f".{fmt}", name_max(folder))  # one that fits there
+        target = self.save_as(self, str(folder / f"{name}.{fmt}"), fmt)
         if target:
             self._write(job_id, fmt, transcript, Path(target), self.rows[job_id].subtitle_options())
 
