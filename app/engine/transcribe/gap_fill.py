@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,7 +16,9 @@ from app.engine.timing.segment_words import fit_after_pause
 from app.engine.timing.window_words import WindowWords, shown
 from app.engine.timing.word_timing import WindowWordAligner, median_word_duration
 from app.engine.transcribe.audio_stream import StreamedFeatures
+from app.engine.transcribe.prompt_copy import copies_prompt
 from app.engine.transcribe.speech_gaps import (
+    COPIED_WORDS,
     MARGIN_S,
     MIN_FILL_LOGPROB,
     MIN_GAP_S,
@@ -26,6 +28,7 @@ from app.engine.transcribe.speech_gaps import (
     first_word_starts,
     merged,
     passed_over,
+    sparse_stretches,
     sure_stretches,
     touching,
 )
@@ -59,6 +62,10 @@ class GapFiller:
     ) -> None:
         self.runtime, self.decoder, self.task, self.cancel, self.words = runtime, decoder, task, cancel, words
         self.aligner = words.aligner if words is not None else WindowWordAligner(runtime)
+        # A sparse stretch is a guess (most hold slow speech the window has): one decode at the
+        # first temperature, no fallback, and a result the decoder's own gates refuse is dropped.
+        first = replace(decoder.options, temperatures=decoder.options.temperatures[:1])
+        self.first_try = FallbackWindowDecoder(runtime, first)
 
     def filled(
         self,
@@ -80,8 +87,14 @@ class GapFiller:
         words, starts = self._words(window, segments, language)
         fills: list[Segment] = []
         for gap in passed_over(stretches, words):
-            found = self._decoded(feats, gap, window, language, prompt)
+            found = self._decoded(feats, gap, window, language, prompt, self.decoder)
             if count_words(found) >= touching(gap, words) + MIN_NEW_WORDS:
+                fills += found
+        written = " ".join(s.text for s in segments)
+        for gap in sparse_stretches(stretches, words):
+            found = self._decoded(feats, gap, window, language, prompt, self.first_try)
+            new = count_words(found) >= touching(gap, words) + MIN_NEW_WORDS
+            if new and not copies_prompt(" ".join(s.text for s in found), written, COPIED_WORDS):
                 fills += found
         return merged(segments, starts, fills) if fills else segments
 
@@ -104,17 +117,27 @@ class GapFiller:
         return words, first_word_starts(segments, words)
 
     def _decoded(
-        self, feats: StreamedFeatures, gap: Stretch, window: DecodedWindow, language: str, prompt: Sequence[int]
+        self,
+        feats: StreamedFeatures,
+        gap: Stretch,
+        window: DecodedWindow,
+        language: str,
+        prompt: Sequence[int],
+        decoder: FallbackWindowDecoder,
     ) -> list[Segment]:
-        """The segments of `gap` decoded alone, or [] when that decode is not trusted as speech."""
+        """The segments of `gap` decoded alone by `decoder`, or [] when that decode is not trusted
+        as speech (`first_try`: also where its own gates refuse it)."""
         first = max(window.start_frame, int((gap.start_s - MARGIN_S) * FRAMES_PER_SECOND))
         last = min(window.end_frame, math.ceil((gap.end_s + MARGIN_S) * FRAMES_PER_SECOND))
         mel = feats.window(first, last - first)
         cross = self.runtime.encode(mel[None])
-        result = self.decoder.decode(cross, self.decoder.build_prompt(language, list(prompt)), self.cancel)
+        result = decoder.decode(cross, decoder.build_prompt(language, list(prompt)), self.cancel)
+        if decoder is not self.decoder:  # the file's token count holds every decode's tokens
+            self.decoder.n_tokens, decoder.n_tokens = self.decoder.n_tokens + decoder.n_tokens, 0
         outcome = result.outcome
         if (
-            self.decoder.is_silence(result)
+            decoder.is_silence(result)
+            or (decoder is self.first_try and not decoder.accepts(result))
             or outcome.avg_logprob < MIN_FILL_LOGPROB
             or feats.speech.rejects(first * HOP_LENGTH, last * HOP_LENGTH, outcome.no_speech_prob, outcome.avg_logprob)
         ):

@@ -7,6 +7,12 @@ The word times of the window's text (the alignment heads) show where that happen
 of speech the detector is sure of, long enough to hold a few words, in which no word has its
 middle. Each such stretch is decoded on its own and its segments are put among the
 window's in time order. The seek does not move, so the windows after it are decoded as before.
+
+In loud noise the alignment can spread the next sentence's first words, or the last words of the
+one before, over a sentence the window did not write, so its stretch is not empty but sparse:
+fewer than one word's middle a second. A sparse stretch is mostly slow speech the window has (a
+word between laughs), so it is decoded once, at the first temperature only, and its text is kept
+only where it adds words and repeats no run of the window's own.
 """
 
 from __future__ import annotations
@@ -32,6 +38,18 @@ BRIDGE_S = 0.3
 """Sure-speech frames closer than this belong to one stretch (the pauses between words)."""
 JOIN_S = 1.0
 """Passed-over stretches closer than this with no word between them are one."""
+SPARSE_WORDS_PER_S = 1.0
+"""A stretch in which the window's words have their middles fewer than this many a second, words
+that begin or end a sentence, is decoded on its own too: in loud noise the alignment spreads the
+next sentence's first words, or the last words of the one before, over a sentence the window did
+not write."""
+COPIED_WORDS = 4
+"""A sparse stretch's own decode that repeats this many consecutive words of the window's text
+wrote words the window has (speech said slowly), not speech it passed over."""
+SENTENCE_ENDS = (".", "?", "!", "\u3002", "\uff1f", "\uff01")
+"""Marks that end a sentence (and their full-width forms)."""
+_CLOSING = " \"')\u201d\u2019\u300d"
+"""Quotes and brackets that may follow a sentence's mark: `planks."`."""
 MARGIN_S = 0.2
 """Audio kept either side of a stretch when it is decoded on its own (word edges the detector misses)."""
 MIN_FILL_LOGPROB = -1.0
@@ -77,7 +95,36 @@ def passed_over(stretches: Sequence[Stretch], words: Sequence[Word]) -> list[Str
     """The stretches of at least `MIN_GAP_S` that hold the middle of none of `words` (times in
     seconds from the start of the file). Neighbours are joined where no word's middle lies
     between them and they are under `JOIN_S` apart: a whisper's words are sure in pieces."""
-    middles = np.array([(w.start + _heard_end(w, stretches)) / 2 for w in words], dtype=np.float64)
+    return _empty_stretches(stretches, _middles(stretches, words))
+
+
+def sparse_stretches(stretches: Sequence[Stretch], words: Sequence[Word]) -> list[Stretch]:
+    """The stretches of at least `MIN_GAP_S` that hold the middles of some of `words` (in order),
+    but fewer than `SPARSE_WORDS_PER_S` a second, where those words begin or end a sentence
+    (times in seconds from the start of the file). Words inside a sentence that run on either
+    side of the stretch are slow speech the window wrote (a speaker who draws a word out), not a
+    neighbour's words spread over a sentence it left out."""
+    middles = _middles(stretches, words)
+    found = []
+    for s in stretches:
+        held = np.flatnonzero((middles >= s.start_s) & (middles < s.end_s))
+        sparse = s.duration_s >= MIN_GAP_S and 0 < held.size < s.duration_s * SPARSE_WORDS_PER_S
+        if sparse and (_ends_sentence(words, int(held[0]) - 1) or _ends_sentence(words, int(held[-1]))):
+            found.append(s)
+    return found
+
+
+def _ends_sentence(words: Sequence[Word], index: int) -> bool:
+    """True where `words[index]` ends a sentence, or `index` lies before the first word."""
+    return index < 0 or words[index].word.rstrip(_CLOSING).endswith(SENTENCE_ENDS)
+
+
+def _middles(stretches: Sequence[Stretch], words: Sequence[Word]) -> NDArray[np.float64]:
+    return np.array([(w.start + _heard_end(w, stretches)) / 2 for w in words], dtype=np.float64)
+
+
+def _empty_stretches(stretches: Sequence[Stretch], middles: NDArray[np.float64]) -> list[Stretch]:
+    """`passed_over` on the words' `middles` [n_words] float64 seconds."""
 
     def empty(start_s: float, end_s: float) -> bool:
         return not bool(((middles >= start_s) & (middles < end_s)).any())

@@ -14,6 +14,7 @@ from app.engine.transcribe.speech_gaps import (
     first_word_starts,
     merged,
     passed_over,
+    sparse_stretches,
     sure_stretches,
     touching,
 )
@@ -60,6 +61,32 @@ def test_a_stretch_is_passed_over_only_when_no_word_has_its_middle_in_it() -> No
     words = _words((0.2, 0.6), (2.5, 3.2))  # the second word's middle is 2.85 s: before `uncovered`
     assert passed_over([covered, uncovered], words) == [uncovered]
     assert passed_over([Stretch(3.0, 3.5)], []) == []  # too short to hold a phrase
+
+
+def test_a_long_stretch_that_holds_a_neighbours_few_words_is_sparse_and_not_empty() -> None:
+    # a 3 s sentence in loud noise over which the alignment spread the next sentence's first two
+    # words: two middles in 3 s, under one a second
+    noisy, spoken = Stretch(10.0, 13.0), Stretch(13.5, 15.5)
+    words = _words((10.5, 11.5), (11.5, 12.8), (13.5, 13.9), (13.9, 14.4), (14.4, 14.8), (14.8, 15.4))
+    assert passed_over([noisy, spoken], words) == []
+    assert sparse_stretches([noisy, spoken], words) == [noisy]  # the spoken one holds 4 in 2 s
+
+
+def test_a_word_drawn_out_inside_a_sentence_makes_no_sparse_stretch() -> None:
+    # "of the room reinforce themselves so that": two slow words inside a sentence, 2.4 s
+    said = [(" of", 34.0, 34.3), (" the", 34.3, 34.5), (" room", 34.5, 35.0), (" reinforce", 35.5, 36.8),
+            (" themselves", 36.8, 37.9), (" so", 38.1, 38.4), (" that.", 38.4, 38.8)]
+    words = [Word(text, start, end, 0.9) for text, start, end in said]
+    assert sparse_stretches([Stretch(35.6, 38.0)], words) == []
+    # the same two words after a finished sentence are a neighbour's start spread over it
+    words[2] = Word(" room.", 34.5, 35.0, 0.9)
+    assert sparse_stretches([Stretch(35.6, 38.0)], words) == [Stretch(35.6, 38.0)]
+
+
+def test_a_stretch_with_no_word_is_not_sparse_but_passed_over() -> None:
+    stretch = Stretch(3.0, 5.0)
+    assert sparse_stretches([stretch], _words((0.2, 0.6))) == []
+    assert passed_over([stretch], _words((0.2, 0.6))) == [stretch]
 
 
 def test_a_last_word_timed_over_a_pause_does_not_cover_the_speech_after_it() -> None:
