@@ -16,6 +16,8 @@ mean log-probability per token is at least the threshold. Printed per threshold:
     python bench/command_scores.py [--precision auto|fp32|int8] [--voices ...] [--speeds ...]
     python bench/command_scores.py --saved   # the tables again from bench/results/command-scores.json
     python bench/command_scores.py --calibrate   # each phrase's best score on the non-commands
+    python bench/command_scores.py --model base --calibrate --ordinary base.json   # another model: its own table
+    python bench/command_scores.py --model base --ordinary base.json   # ... and its recall with that table
 
 `--calibrate` scores every fixed phrase against the synthetic non-commands (`NEGATIVES`) and
 prints the best score of each: `ORDINARY_BEST` in app/dictation/command_calibration.py.
@@ -158,18 +160,27 @@ def main() -> None:
                         help="print each scored phrase's best score on the synthetic non-commands")
     parser.add_argument("--saved", action="store_true",
                         help=f"report again on what the last run saved ({SAVED.name}), without the model")
+    parser.add_argument("--model", help="installed model name (default: the bundled tiny.en)")
+    parser.add_argument("--ordinary", type=Path,
+                        help="JSON of each phrase's best score on ordinary speech: written by --calibrate, "
+                             "else used instead of the app's table (tiny.en's)")
     args = parser.parse_args()
+    if args.ordinary is not None and not args.calibrate:
+        from app.dictation import command_calibration
+
+        command_calibration.ORDINARY_BEST = json.loads(args.ordinary.read_text(encoding="utf-8"))
+    saved = SAVED if args.model is None else SAVED.with_name(f"command-scores-{args.model}.json")
     if args.saved:
-        report(*saved_run())
+        report(*saved_run(saved))
         return
     from app.engine.models.loader import load_engine
     from app.engine.types import Precision
 
-    engine = load_engine(precision=Precision(args.precision))
+    engine = load_engine(args.model, precision=Precision(args.precision))
     options = CommandOptions()
     print(f"model {engine.name}, precision {engine.precision.value}")
     if args.calibrate:
-        calibrate(engine, args.voices, args.speeds, options)
+        calibrate(engine, args.voices, args.speeds, options, args.ordinary)
         return
     positives: list[tuple[CommandPhrase, Heard]] = []
     synthetic: list[Heard] = []
@@ -186,7 +197,7 @@ def main() -> None:
                     else:
                         synthetic.append(heard)
     real = [hear(engine, audio, words, options) for words, audio in real_stretches()]
-    SAVED.write_text(json.dumps({
+    saved.write_text(json.dumps({
         "precision": engine.precision.value,
         "positives": [{"phrase": p.words, **dataclasses.asdict(h)} for p, h in positives],
         "synthetic": [dataclasses.asdict(h) for h in synthetic],
@@ -194,9 +205,10 @@ def main() -> None:
     report(positives, synthetic, real)
 
 
-def calibrate(engine: Any, voices: list[str], speeds: list[int], options: CommandOptions) -> None:
+def calibrate(engine: Any, voices: list[str], speeds: list[int], options: CommandOptions, out: Path | None) -> None:
     """Print the best score of every scored phrase over `NEGATIVES` in `voices` x `speeds`, for
-    the utterances the listener scores (at most `max_words` + 1 words written)."""
+    the utterances the listener scores (at most `max_words` + 1 words written); also as JSON to
+    `out` where given."""
     from app.dictation.command_match import SCORED_PHRASES
     from app.dictation.policy_options import streaming_decode_options
 
@@ -211,15 +223,17 @@ def calibrate(engine: Any, voices: list[str], speeds: list[int], options: Comman
                     text = engine.decode_window(audio, streaming_decode_options()).text
                     if 0 < len(normalised_words(text)) <= options.max_words + 1:
                         best = np.maximum(best, [f.mean for f in engine.score_phrases(audio, SCORED_PHRASES)])
+    if out is not None:
+        out.write_text(json.dumps(dict(zip(SCORED_PHRASES, map(float, best), strict=True)), indent=0), encoding="utf-8")
     print("ORDINARY_BEST = {")
     for phrase, score in zip(SCORED_PHRASES, best, strict=True):
         print(f"    {phrase!r}: {score:.2f},")
     print("}")
 
 
-def saved_run() -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[Heard]]:
-    """The utterances of the last run, as saved."""
-    saved = json.loads(SAVED.read_text(encoding="utf-8"))
+def saved_run(path: Path = SAVED) -> tuple[list[tuple[CommandPhrase, Heard]], list[Heard], list[Heard]]:
+    """The utterances of the last run, as saved in `path`."""
+    saved = json.loads(path.read_text(encoding="utf-8"))
     phrases = {said: phrase for phrase, said in command_set()}
 
     def heard(row: dict[str, Any]) -> Heard:
