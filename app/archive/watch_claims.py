@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.engine.export.file_names import fitted_stem, name_max
+from app.engine.export.file_names import fitted_name, name_max
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def claim_path(media: Path, folder: Path) -> Path:
     """The claim on `media` kept in `folder` (where its transcripts go): hidden, and not a media
     file, so no watcher lists it. For a media name near the file system's limit the name is
     shortened to fit, the same way in every app (`app.engine.export.file_names`)."""
-    return folder / f"{fitted_stem(f'.{media.name}', CLAIM_SUFFIX, name_max(folder))}{CLAIM_SUFFIX}"
+    return folder / fitted_name(f".{media.name}", CLAIM_SUFFIX, name_max(folder))
 
 
 @dataclass(frozen=True)

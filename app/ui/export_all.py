@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.controller.ports import EXPORT_FORMATS
-from app.engine.export.file_names import fitted_stem, name_max
+from app.engine.export.file_names import fitted_name, name_max
 
 
 @dataclass(frozen=True)
@@ -54,17 +54,13 @@ def distinct_targets(stems: Sequence[str], fmt: str, folder: Path) -> list[Path]
     limit = name_max(folder)
     targets = []
     for stem in stems:
-        name, number = _fitted(stem, f".{fmt}", limit), 1
+        name, number = fitted_name(stem, f".{fmt}", limit), 1
         while name.casefold() in taken:
             number += 1
-            name = _fitted(stem, f"-{number}.{fmt}", limit)
+            name = fitted_name(stem, f"-{number}.{fmt}", limit)
         taken.add(name.casefold())
         targets.append(folder / name)
     return targets
-
-
-def _fitted(stem: str, suffix: str, limit: int) -> str:
-    return fitted_stem(stem, suffix, limit) + suffix
 
 
 class ExportAllDialog(QDialog):

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.controller.playback import PlaybackController
 from app.controller.review import from_entry
-from app.engine.export.file_names import DEFAULT_NAME_MAX, fitted_stem
+from app.engine.export.file_names import DEFAULT_NAME_MAX, fitted_name
 from app.engine.export.formats import ExportError
 from app.history.store import EntryKind, HistoryEntry, HistoryStore
 from app.ui.empty_states import EmptyHint, history_hint
@@ -173,8 +173,8 @@ class HistoryPanel(QWidget):
         entry = self.selected_entry()
         if entry is None:
             return None
-        name = fitted_stem(file_stem(entry), f".{fmt}", DEFAULT_NAME_MAX)  # the dialog's folder is not known yet
-        target = self.ask_export_path(self, f"{name}.{fmt}", fmt)
+        name = fitted_name(file_stem(entry), f".{fmt}", DEFAULT_NAME_MAX)  # the dialog's folder is not known yet
+        target = self.ask_export_path(self, name, fmt)
         if target is None:
             return None
         try:

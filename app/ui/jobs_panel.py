@@ -25,7 +25,7 @@ from app.controller.job_records import Job
 from app.controller.ports import FileTranscript
 from app.controller.review import file_entry_id, from_segments
 from app.controller.states import JobState
-from app.engine.export.file_names import fitted_stem, name_max
+from app.engine.export.file_names import fitted_name, name_max
 from app.engine.export.subtitles import SubtitleOptions
 from app.ui.export_all import ExportAllPrompt, ask_export_all, distinct_targets
 from app.ui.job_row import JobRow
@@ -174,8 +174,8 @@ class JobsPanel(QWidget):
         if transcript is None:
             return
         folder = Path(self.controller.settings.window.export_dir or transcript.path.parent)
-        name = fitted_stem(transcript.path.stem, f".{fmt}", name_max(folder))  # one that fits there
-        target = self.save_as(self, str(folder / f"{name}.{fmt}"), fmt)
+        name = fitted_name(transcript.path.stem, f".{fmt}", name_max(folder))  # one that fits there
+        target = self.save_as(self, str(folder / name), fmt)
         if target:
             self._write(job_id, fmt, transcript, Path(target), self.rows[job_id].subtitle_options())
 

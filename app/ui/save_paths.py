@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 
-from app.engine.export.file_names import fitted_stem, name_max
+from app.engine.export.file_names import fitted_name, name_max
 from app.history.entry import EntryKind, HistoryEntry
 
 FALLBACK_NAME = "Transcript"
@@ -49,7 +49,7 @@ def save_transcript_path(entry: HistoryEntry | None, folder: Path | None = None)
     """What "Save transcript as" proposes: `<documents>/<entry's name>.txt`, the name shortened
     where it would pass the folder's limit (`app.engine.export.file_names`)."""
     place = folder or documents_folder()
-    return place / f"{fitted_stem(entry_file_name(entry), '.txt', name_max(place))}.txt"
+    return place / fitted_name(entry_file_name(entry), ".txt", name_max(place))
 
 
 def ask_save_path(parent: QWidget, title: str, suggested: Path, name_filter: str) -> str:

@@ -68,6 +68,11 @@ def fitted_stem(stem: str, suffix: str, limit: int) -> str:
     return stem[:kept] + mark
 
 
+def fitted_name(stem: str, suffix: str, limit: int) -> str:
+    """`<stem><suffix>` with the stem that `fitted_stem` gives (the whole name within `limit` bytes)."""
+    return fitted_stem(stem, suffix, limit) + suffix
+
+
 def stems_for(folder: Path, stem: str, suffixes: Sequence[str]) -> list[str]:
     """The stem each of `suffixes` is written with in `folder`: `stem` where `<stem><suffix>` fits;
     the others share one shortened stem (fitted to the longest of them), so the transcripts of
