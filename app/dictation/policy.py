@@ -143,7 +143,7 @@ class StreamingPolicy:
             new = [
                 *new,
                 *decode_rest(
-                    self.decoder, self.get_audio, self.speech_ratio, self._last_words, end, self.options, self.cancel
+                    self.decoder, self.get_audio, self.speech_ratio, self._heard(), end, self.options, self.cancel
                 ),
             ]
             rest_s = time.perf_counter() - t0  # counted in the compute ratio, like every decode
@@ -231,6 +231,15 @@ class StreamingPolicy:
             self.options.guards,
         )
         return hyp, k, tail if verdict is Verdict.ACCEPT else [], verdict, decode_s
+
+    def _heard(self) -> list[HypothesisWord]:
+        """The last decode's words, or the window's last committed word where the decode ends
+        before it: a joined window over a finished sentence and a little new speech can decode as
+        a few words of laughter placed early, and a rest counted from their end would decode the
+        committed sentence again and commit it twice."""
+        if self._in_window and (not self._last_words or self._last_words[-1].end < self._in_window[-1].end):
+            return [self._in_window[-1]]
+        return self._last_words
 
     def _commit(self, words: list[HypothesisWord]) -> None:
         """Append to the committed text, shaped as commit_shape.py says (times, marks, capitals)."""

@@ -111,7 +111,8 @@ def align_committed(hypothesis: Sequence[HypothesisWord], committed: Sequence[Hy
     same window normally repeats them first, maybe with small differences. We match them against
     the head of the hypothesis, ignoring fillers ("um", "uh": Whisper keeps them in one decode
     and drops them in the next), and skip as many hypothesis words as the committed words span:
-    past the last matched word plus one per unmatched committed word after it (a substitution).
+    past the last matched word plus one per unmatched committed word after it (a substitution),
+    or one more where the next word is centred within the last committed word's time.
     A hypothesis that matches under half of them is cut by the words' times (`_first_after`).
     """
     ref = [w.norm for w in committed if w.norm not in FILLERS]
@@ -126,8 +127,13 @@ def align_committed(hypothesis: Sequence[HypothesisWord], committed: Sequence[Hy
     if sum(b.size for b in blocks) * 2 < len(ref):  # no real match: go by the words' times
         return _skip_fillers(hypothesis, _first_after(hypothesis, committed[-1].end))
     last = blocks[-1]
-    j = last.b + last.size + (len(ref) - (last.a + last.size))  # index into `head`
+    unmatched = len(ref) - (last.a + last.size)
+    j = last.b + last.size + unmatched  # index into `head`
     k = positions[j - 1] + 1 if j <= len(positions) else len(hypothesis)
+    if unmatched:
+        # a committed word the decode rewrote as more words ("my" as "am I"): the words heard
+        # within its time are that word, one more per rewritten word at most (times can be late)
+        k = min(max(k, _first_after(hypothesis, committed[-1].end)), k + unmatched)
     return _skip_fillers(hypothesis, min(k, len(hypothesis)))
 
 

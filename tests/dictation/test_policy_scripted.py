@@ -566,6 +566,27 @@ def test_a_sentence_after_a_finished_one_that_the_window_left_out_is_committed()
         assert decoder.windows_s == [7.0, 8.0, 8.5], off
 
 
+def test_a_rest_after_a_decode_that_wrote_laughter_instead_of_the_committed_sentence_starts_after_it() -> None:
+    """speech's last clip, 0.35 s after its long sentence: the joined window over the committed
+    sentence and "1, 2, 3" decodes as "Ha ha." placed at its start. The rest is the speech after
+    the committed "exhibition.", not everything after the laughter: decoded from there, the whole
+    sentence was written a second time."""
+    sentence = [(0.0, 5.0, " In the exhibition.", [(" In", 3.0, 3.5, 0.9), (" the", 3.5, 4.0, 0.9),
+                                                   (" exhibition.", 4.0, 5.0, 0.9)])]
+    laugh = [(0.0, 1.0, " Ha ha.", [(" Ha", 0.2, 0.5, 0.9), (" ha.", 0.5, 1.0, 0.9)])]
+    rest = [(0.0, 2.5, " 1, 2, 3.", [(" 1,", 0.8, 1.2, 0.9), (" 2,", 1.3, 1.7, 0.9), (" 3.", 1.8, 2.2, 0.9)])]
+    policy, decoder = make_policy([sentence, laugh, laugh, laugh, rest])
+    policy.begin(0)
+    policy.decode(s(5.0))
+    policy.finish(s(5.0))
+    policy.begin(s(5.3))  # 0.3 s later: the same window
+    policy.decode(s(6.5))
+    policy.decode(s(7.0))
+    policy.finish(s(7.5))
+    assert decoder.windows_s == [5.0, 6.5, 7.0, 7.5, 2.5]  # the rest: from the end of "exhibition."
+    assert join_words(policy.committed) == " In the exhibition. 1, 2, 3"
+
+
 # ---------------------------------------------------------------- beam and prompt with headroom
 def test_with_headroom_decodes_use_the_beam_and_the_committed_text_as_prompt() -> None:
     """Fast replay (no real-time clock): every decode uses the headroom beam; once text is

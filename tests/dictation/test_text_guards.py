@@ -49,6 +49,20 @@ def test_align_treats_a_changed_word_as_a_substitution() -> None:
     assert align_committed(words("montreal forced a liner"), words("montreal first")) == 2
 
 
+def test_align_skips_a_committed_word_the_new_decode_heard_as_two() -> None:
+    """JFK's "And so my" committed, then the utterance's last decode writes "And so am I fellow
+    Americans." with "am I" where "my" was: "I" is not new text ("my I fellow Americans")."""
+    committed = [HypothesisWord(" And", 1.32, 1.65), HypothesisWord(" so", 1.65, 1.95),
+                 HypothesisWord(" my", 1.95, 2.29)]
+    times = [(" And", 1.32, 1.65), (" so", 1.65, 1.93), (" am", 1.93, 2.11), (" I", 2.11, 2.35),
+             (" fellow", 2.35, 2.65), (" Americans.", 2.65, 2.99)]
+    hyp = [HypothesisWord(*t) for t in times]
+    assert align_committed(hyp, committed) == 4
+    # the word after a substitution, centred after the committed word's end, stays new
+    late = [*hyp[:3], HypothesisWord(" I", 2.25, 2.45), *hyp[4:]]
+    assert align_committed(late, committed) == 3
+
+
 def test_align_ignores_fillers_the_new_decode_dropped_or_added() -> None:
     hyp = words("here are more words and that should")
     assert align_committed(hyp, words("here are more words um")) == 4
