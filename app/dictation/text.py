@@ -112,7 +112,7 @@ def align_committed(hypothesis: Sequence[HypothesisWord], committed: Sequence[Hy
     the head of the hypothesis, ignoring fillers ("um", "uh": Whisper keeps them in one decode
     and drops them in the next), and skip as many hypothesis words as the committed words span:
     past the last matched word plus one per unmatched committed word after it (a substitution),
-    or one more where the next word is centred within the last committed word's time.
+    and past words centred within the last committed word's time, one per unmatched word at most.
     A hypothesis that matches under half of them is cut by the words' times (`_first_after`).
     """
     ref = [w.norm for w in committed if w.norm not in FILLERS]
