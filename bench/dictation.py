@@ -16,10 +16,11 @@ without compute: noise-free on a shared machine).
 
 Per row: per-word latency p50/p95 (s; committed words matched by difflib to faster-whisper
 float32 beam 5 word timestamps on the session audio), end-of-utterance commit p50/p95 (s), first
-tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole, greedy,
-with the files' temperature fallback; normalised; the live text is split into utterances by its minimal-edit alignment
-to the references, not by estimated word times), `cased` = WER of live against offline text with
-case and punctuation kept (split on spaces) minus the same normalised (the formatting errors alone),
+tentative (ms), compute ratio, overflows, WER live and offline (each clip transcribed whole,
+greedy, with the files' temperature fallback; normalised; the live text is split into utterances
+by its minimal-edit alignment to the references, not by estimated word times), `cased` = WER
+of live against offline text with case and punctuation kept (split on spaces) minus the same
+normalised (the formatting errors alone),
 `cased_added` the part of `cased` where live only adds a mark or a capital to a bare offline word,
 utterances dropped (offline wrote words, live none), `wer_joined` the live WER of the whole
 session's text against the joined references (as the peer's row is scored), `lower_starts` words committed lower-case

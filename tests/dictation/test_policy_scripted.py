@@ -567,8 +567,8 @@ def test_a_sentence_after_a_finished_one_that_the_window_left_out_is_committed()
 
 
 def test_a_rest_after_a_decode_that_wrote_laughter_instead_of_the_committed_sentence_starts_after_it() -> None:
-    """speech's last clip, 0.35 s after its long sentence: the joined window over the committed
-    sentence and "1, 2, 3" decodes as "Ha ha." placed at its start. The rest is the speech after
+    """speech's last clip in continuous speech: the joined window over the committed sentence and
+    the "1, 2, 3" said right after it decodes as "Ha ha." placed at its start. The rest is the speech after
     the committed "exhibition.", not everything after the laughter: decoded from there, the whole
     sentence was written a second time."""
     sentence = [(0.0, 5.0, " In the exhibition.", [(" In", 3.0, 3.5, 0.9), (" the", 3.5, 4.0, 0.9),
