@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.engine.sentence_ends import ends_sentence
 from app.engine.types import Segment
 
 PARAGRAPH_PAUSE_S = 2.0
@@ -19,14 +20,6 @@ PARAGRAPH_CHARS = 600
 """A paragraph this long (characters) ends at its next sentence end, pause or not."""
 NO_SPACE_LANGUAGES = frozenset({"zh", "yue", "ja", "th", "lo", "my", "km"})
 """Languages written without spaces between words: their segments are joined directly."""
-
-_SENTENCE_ENDS = (".", "!", "?", "…", "。", "！", "？", "؟", "।")
-_CLOSERS = "\"'”’»)]}」』"
-
-
-def ends_sentence(text: str) -> bool:
-    """True when `text` ends with sentence-final punctuation (closing quotes/brackets allowed)."""
-    return text.rstrip().rstrip(_CLOSERS).endswith(_SENTENCE_ENDS)
 
 
 def paragraphs(segments: Sequence[Segment], language: str) -> list[str]:

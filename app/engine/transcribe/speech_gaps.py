@@ -24,6 +24,7 @@ from itertools import accumulate, pairwise
 import numpy as np
 from numpy.typing import NDArray
 
+from app.engine.sentence_ends import ends_sentence
 from app.engine.timing.segment_words import words_per_segment
 from app.engine.timing.window_words import shown
 from app.engine.transcribe.speech_map import SPEECH_FRAME, SURE_PROB
@@ -46,10 +47,6 @@ not write."""
 COPIED_WORDS = 4
 """A sparse stretch's own decode that repeats this many consecutive words of the window's text
 wrote words the window has (speech said slowly), not speech it passed over."""
-SENTENCE_ENDS = (".", "?", "!", "\u3002", "\uff1f", "\uff01")
-"""Marks that end a sentence (and their full-width forms)."""
-_CLOSING = " \"')\u201d\u2019\u300d"
-"""Quotes and brackets that may follow a sentence's mark: `planks."`."""
 MARGIN_S = 0.2
 """Audio kept either side of a stretch when it is decoded on its own (word edges the detector misses)."""
 MIN_FILL_LOGPROB = -1.0
@@ -116,7 +113,7 @@ def sparse_stretches(stretches: Sequence[Stretch], words: Sequence[Word]) -> lis
 
 def _ends_sentence(words: Sequence[Word], index: int) -> bool:
     """True where `words[index]` ends a sentence, or `index` lies before the first word."""
-    return index < 0 or words[index].word.rstrip(_CLOSING).endswith(SENTENCE_ENDS)
+    return index < 0 or ends_sentence(words[index].word)
 
 
 def _middles(stretches: Sequence[Stretch], words: Sequence[Word]) -> NDArray[np.float64]:
