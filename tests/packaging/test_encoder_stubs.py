@@ -42,8 +42,11 @@ def _symbols(path: Path, *flags: str) -> set[str]:
 def test_each_stub_is_small_and_defines_what_ffmpeg_imports(stubbed: Path) -> None:
     users = [p for p in elf_files_under(stubbed.parent) if not p.name.startswith(STUBBED_LIBRARIES)]
     imported = set().union(*(_symbols(p, "--undefined-only") for p in users))
+    # Wheels differ in what they link as a separate library (av 18.1.1 builds lame into libavcodec).
+    present = [prefix for prefix in STUBBED_LIBRARIES if any(AV_LIBS.glob(f"{prefix}*"))]
+    assert len(present) >= 10, present
     found = []
-    for prefix in STUBBED_LIBRARIES:
+    for prefix in present:
         stub, original = next(stubbed.glob(f"{prefix}*")), next(AV_LIBS.glob(f"{prefix}*"))
         assert stub.stat().st_size < 64_000
         wanted = imported & _symbols(original, "--defined-only")
