@@ -7,8 +7,16 @@ platformdirs), so tests never touch a user's settings, history or model cache.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
+
+# A suite started under nohup inherits SIGHUP ignored, and Earshot (like any well-behaved
+# program) leaves an ignored signal ignored, in itself and in the processes it starts: the
+# tests that hang it up would fail, or wait for a stop that never comes. They test the app's
+# answer to the signal, so the suite runs with the default disposition.
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 _SESSION_HOME = Path(tempfile.mkdtemp(prefix="earshot-tests-"))
 for _var, _sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"),
