@@ -6,7 +6,7 @@
 Each session (the English clips of ../shared/data/speech and speech2 joined with 0.35 s gaps, as
 bench/dictation.py's continuous sessions) is replayed fast through the live worker (tiny.en, the
 precision `auto` picks) with `WhisperRuntime.encode`, `decode` and `decode_with_alignment` timed
-(wall seconds, every thread) and counted (a decoder call feeds one token). Every decode of a window
+(wall seconds, every thread) and counted (with tiny.en each decoder call feeds one token). Every decode of a window
 decodes its committed words again, token by token, before the new ones: the decoder's share is the
 most that decoding them at once could save.
 """
