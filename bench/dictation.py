@@ -34,7 +34,9 @@ interpolating them from character positions. `--commands` listens for spoken com
 app does (the decoder scores short utterances) and counts the commands the gate takes
 (`commands`, `commands_per_1k` words): the sets hold none, so each is a false trigger.
 `--peer` adds ufal's whisper_streaming (LocalAgreement-2, faster-whisper int8 on the same
-tiny.en folder, 2 threads, min chunk 1.0 s) on the `pauses` and `continuous` sessions.
+tiny.en folder, 2 threads, min chunk 1.0 s; with `--fast` computation-unaware) on every speech
+session (`pauses`, `continuous`, `speech2`, `robustness`); its WER is of the whole session's
+text, so it compares with Earshot's `wer_joined`.
 `--minutes 30` loops the pauses session (soak test). `--busy N` runs N busy-loop processes beside the
 sessions (started after the model is loaded, as when another program starts during dictation).
 """
@@ -153,11 +155,13 @@ def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, 
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("pauses", clean, 1.5, args))
+            _progress(rows[-1], args)
     if "continuous" in args.sets:
         rows.append(session_row(engine, "continuous 0.35 s", clean, slice(None), 0.35, args, True))
         _progress(rows[-1], args)
         if args.peer:
             rows.append(peer_row("continuous", clean, 0.35, args))
+            _progress(rows[-1], args)
     loaders: tuple[tuple[str, Callable[[], list[sets.Utterance]]], ...] = (
         ("speech2", sets.english_speech2), ("robustness", sets.robustness_session))
     for name, load in loaders:
@@ -169,6 +173,9 @@ def rows_for(engine: WhisperEngine, args: argparse.Namespace) -> list[dict[str, 
                 rows.append(session_row(engine, f"{name} {kind} {pause_s:g} s", utterances, slice(None),
                                         pause_s, args, True))
                 _progress(rows[-1], args)
+                if args.peer:
+                    rows.append(peer_row(f"{name} {kind}", utterances, pause_s, args))
+                    _progress(rows[-1], args)
     if "nonspeech" in args.sets:
         for row in non_speech_rows(engine, args):
             rows.append(row)
@@ -217,7 +224,7 @@ def main() -> None:
     parser.add_argument("--where", nargs="+", default=["alone", "session"], help="classes alone, in a session")
     parser.add_argument("--minutes", type=float, default=0.0, help="loop the pauses session to about this length")
     parser.add_argument("--fast", action="store_true", help="replay as fast as possible (stream-time latencies)")
-    parser.add_argument("--peer", action="store_true", help="also run whisper_streaming on pauses/continuous")
+    parser.add_argument("--peer", action="store_true", help="also run whisper_streaming on every speech session")
     parser.add_argument("--texts", action="store_true", help="print live and offline texts")
     parser.add_argument("--commands", action="store_true",
                         help="listen for spoken commands as the app does; count those taken (false triggers)")

@@ -48,7 +48,7 @@ def peer_row(label: str, played: list[sets.Utterance], pause_s: float, args: arg
     """whisper_streaming on the same session: its committed lines, timed (see module docstring)."""
     audio, _ = sets.join(played, pause_s)
     CACHE.mkdir(exist_ok=True)
-    wav_path = CACHE / f"session-{label}.wav"
+    wav_path = CACHE / f"session-{label.replace(' ', '-')}.wav"
     with wave.open(str(wav_path), "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
