@@ -36,7 +36,8 @@ app does (the decoder scores short utterances) and counts the commands the gate 
 `--peer` adds ufal's whisper_streaming (LocalAgreement-2, faster-whisper int8 on the same
 tiny.en folder, 2 threads, min chunk 1.0 s; with `--fast` computation-unaware) on every speech
 session (`pauses`, `continuous`, `speech2`, `robustness`); its WER is of the whole session's
-text, so it compares with Earshot's `wer_joined`.
+text, so it compares with Earshot's `wer_joined`. Beside speech2 it takes long: its buffer grows
+through the sonnets and is decoded again at beam 5 every second (about an hour on 2 cores).
 `--minutes 30` loops the pauses session (soak test). `--busy N` runs N busy-loop processes beside the
 sessions (started after the model is loaded, as when another program starts during dictation).
 """
