@@ -100,12 +100,38 @@ MATCH_WITHIN_S = 5.0
 
 def matched_words(run: LiveRun, ref_words: list[tuple[str, float]]) -> list[tuple[int, float]]:
     """(index of a committed word, end s of the reference word it matches): difflib on the
-    normalised text, without the pairs more than `MATCH_WITHIN_S` apart."""
+    normalised text, without the pairs more than `MATCH_WITHIN_S` apart. Where difflib paired
+    words with another reading of their sentence, the stretch is split in time and each half
+    matched again, so the words' own reading is found (`_time_matched`)."""
     hyp = [normalize(w) for w, _, _ in run.words]
     ref = [normalize(w) for w, _ in ref_words]
-    matcher = difflib.SequenceMatcher(None, ref, hyp, autojunk=False)
-    pairs = [(b.b + k, ref_words[b.a + k][1]) for b in matcher.get_matching_blocks() for k in range(b.size)]
-    return [(i, end) for i, end in pairs if abs(run.words[i][2] - end) <= MATCH_WITHIN_S]
+    hyp_ends = [end for _, _, end in run.words]
+    ref_ends = [end for _, end in ref_words]
+    pairs = _time_matched(ref, hyp, ref_ends, hyp_ends, (0, len(ref)), (0, len(hyp)))
+    return [(j, ref_ends[i]) for i, j in pairs]
+
+
+def _time_matched(
+    ref: list[str], hyp: list[str], ref_ends: list[float], hyp_ends: list[float],
+    ref_span: tuple[int, int], hyp_span: tuple[int, int],
+) -> list[tuple[int, int]]:
+    """(reference index, committed index) pairs within the two index spans, each pair's ends
+    (s) at most `MATCH_WITHIN_S` apart. Where difflib paired some words further apart and the
+    stretch is longer than twice that, its two halves in time are matched apart instead."""
+    (a0, a1), (b0, b1) = ref_span, hyp_span
+    matcher = difflib.SequenceMatcher(None, ref[a0:a1], hyp[b0:b1], autojunk=False)
+    pairs = [(a0 + blk.a + k, b0 + blk.b + k) for blk in matcher.get_matching_blocks() for k in range(blk.size)]
+    kept = [(i, j) for i, j in pairs if abs(hyp_ends[j] - ref_ends[i]) <= MATCH_WITHIN_S]
+    if len(kept) == len(pairs) or a1 - a0 < 2:
+        return kept
+    start, stop = ref_ends[a0], ref_ends[a1 - 1]
+    if stop - start <= 2 * MATCH_WITHIN_S:
+        return kept
+    middle = (start + stop) / 2
+    ref_cut = next(i for i in range(a0, a1) if ref_ends[i] > middle)
+    hyp_cut = next((j for j in range(b0, b1) if hyp_ends[j] > middle), b1)
+    return [*_time_matched(ref, hyp, ref_ends, hyp_ends, (a0, ref_cut), (b0, hyp_cut)),
+            *_time_matched(ref, hyp, ref_ends, hyp_ends, (ref_cut, a1), (hyp_cut, b1))]
 
 
 def word_latencies(run: LiveRun, ref_words: list[tuple[str, float]]) -> tuple[list[float], int]:

@@ -63,3 +63,17 @@ def test_a_word_is_not_timed_against_the_same_word_said_elsewhere() -> None:
                   lambda s: s)
     assert word_latencies(run, [("She", 48.3), ("had", 48.5)]) == ([], 0)
     assert word_latencies(run, [("She", 8.3), ("had", 8.5)])[1] == 2
+
+
+def test_each_reading_of_a_repeated_sentence_is_timed_against_its_own_reading() -> None:
+    """The same sentence read twice, 40 s apart, the first reading committed only in part:
+    difflib's longest match pairs the whole second reading with the first one (40 s apart, so
+    dropped), and before the split in time no word of either reading was timed."""
+    sentence = ["She", "had", "your", "dark", "suit"]
+    ref = [(w, 8.3 + 0.2 * k) for k, w in enumerate(sentence)] + [(w, 48.3 + 0.2 * k) for k, w in enumerate(sentence)]
+    words = [(f" {w}", end - 0.2, end) for w, end in ref[:3] + ref[5:]]
+    run = LiveRun(words, [(end + 0.5, 0.0) for _, _, end in words], [], None, False,  # type: ignore[arg-type]
+                  lambda s: s)
+    latencies, matched = word_latencies(run, ref)
+    assert matched == 8
+    assert latencies == [0.5] * 8
